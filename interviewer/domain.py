@@ -1,0 +1,151 @@
+"""Domain types shared by the engine, the store, the CLI and the TUI (pydantic, no UI code)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+PUBLIC_CLAIM_KEYS = ("text", "quantity", "claimed", "computed", "unit", "verdict", "explanation")
+"""The keys of a claim in ``interviewer check --json`` and ``interviewer grade --json``."""
+
+
+class Role(StrEnum):
+    interviewer = "interviewer"
+    candidate = "candidate"
+    system = "system"
+    """Notices from the app itself (fallback to offline mode, time limit), not part of the dialogue."""
+
+
+class TurnKind(StrEnum):
+    question = "question"
+    """The opening prompt or a step's main question."""
+    followup = "followup"
+    """A probe for something missing."""
+    challenge = "challenge"
+    """A wrong number, challenged with the computed value and the working."""
+    pushback = "pushback"
+    """An anti-pattern or common wrong answer, pushed back on."""
+    hint = "hint"
+    answer = "answer"
+    skip = "skip"
+    notice = "notice"
+    closing = "closing"
+
+
+class Citation(BaseModel):
+    """A knowledge-base passage the interviewer relies on, cited as ``note#heading``."""
+
+    note: str
+    heading: str
+    anchor: str
+    """``note-id#heading-slug``."""
+    passage: str
+    """The quoted passage (trimmed)."""
+
+
+class Turn(BaseModel):
+    seq: int = 0
+    """Position in the interview, assigned by the store (0-based)."""
+    role: Role
+    kind: TurnKind
+    text: str
+    step_id: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    meta: dict[str, Any] = Field(default_factory=dict)
+    """Claim checks, criteria hit, citations, probe ids: what the grader and the replay need."""
+
+
+class Status(StrEnum):
+    met = "met"
+    partial = "partial"
+    missed = "missed"
+
+
+class CriterionResult(BaseModel):
+    id: str
+    tier: Literal["must", "good", "bonus"]
+    description: str
+    status: Status
+    score: float = Field(ge=0.0, le=1.0)
+    evidence: list[str] = Field(default_factory=list)
+    """The candidate's own words, quoted, that meet (or partly meet) the criterion."""
+    matched_cues: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    """Knowledge note ids to study when this is not met."""
+    source: str = "rubric"
+    """Who judged it: ``rubric`` (deterministic) or ``llm``."""
+    rationale: str = ""
+
+    def public_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "tier": self.tier, "status": self.status.value, "score": round(self.score, 3), "evidence": self.evidence}
+
+
+class StudyItem(BaseModel):
+    note: str
+    reason: str
+    citation: Citation | None = None
+
+
+class Scorecard(BaseModel):
+    scenario: str
+    score: float = Field(ge=0.0, le=100.0)
+    """Total out of 100: tier scores weighted must 60 / good 30 / bonus 10, minus hint penalties."""
+    level: Literal["senior", "mid", "below mid"]
+    tiers: dict[str, float]
+    """``must``, ``good``, ``bonus``: each the mean criterion score in [0, 1]."""
+    criteria: list[CriterionResult]
+    claims: list[dict[str, Any]] = Field(default_factory=list)
+    """Claim checks with their working (``ClaimCheck.model_dump()``)."""
+    hints_used: int = 0
+    hint_penalty: float = 0.0
+    strengths: list[str] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+    study: list[StudyItem] = Field(default_factory=list)
+    model_answer: str = ""
+    mode: str = "offline"
+    notices: list[str] = Field(default_factory=list)
+    """E.g. disagreements between the LLM judge and the rubric scorer."""
+
+    def grade_json(self) -> dict[str, Any]:
+        """The ``interviewer grade --json`` contract."""
+        return {
+            "scenario": self.scenario,
+            "score": round(self.score, 1),
+            "level": self.level,
+            "tiers": {tier: round(value, 3) for tier, value in self.tiers.items()},
+            "criteria": [c.public_dict() for c in self.criteria],
+            "claims": [{key: claim.get(key) for key in PUBLIC_CLAIM_KEYS} for claim in self.claims],
+        }
+
+
+class InterviewStatus(StrEnum):
+    active = "active"
+    finished = "finished"
+    abandoned = "abandoned"
+
+
+class InterviewRecord(BaseModel):
+    """One interview as stored: header, turns and (once finished) the scorecard."""
+
+    id: int
+    scenario_id: str
+    scenario_hash: str
+    title: str = ""
+    mode: str = "offline"
+    model: str | None = None
+    level: str = "senior"
+    status: InterviewStatus = InterviewStatus.active
+    started_at: datetime
+    finished_at: datetime | None = None
+    score: float | None = None
+    time_limit_s: float | None = None
+    turns: list[Turn] = Field(default_factory=list)
+    scorecard: Scorecard | None = None

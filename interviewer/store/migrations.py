@@ -1,0 +1,110 @@
+"""Versioned schema migrations, in the simonw/llm style.
+
+Each migration is a function registered in order; the names of applied migrations are kept in
+``_migrations`` so ``migrate(db)`` is idempotent and can run on every open. Never edit a
+migration that has shipped: add a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = []
+migration = MIGRATIONS.append
+
+
+def applied_migrations(db: sqlite3.Connection) -> set[str]:
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))")
+    return {row[0] for row in db.execute("SELECT name FROM _migrations")}
+
+
+def pending_migrations(db: sqlite3.Connection) -> list[Callable[[sqlite3.Connection], None]]:
+    done = applied_migrations(db)
+    return [fn for fn in MIGRATIONS if fn.__name__ not in done]
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Apply pending migrations, each in its own transaction; return their names."""
+    applied = []
+    for fn in pending_migrations(db):
+        with db:
+            fn(db)
+            db.execute("INSERT INTO _migrations (name) VALUES (?)", (fn.__name__,))
+        applied.append(fn.__name__)
+    return applied
+
+
+@migration
+def m001_initial(db: sqlite3.Connection) -> None:
+    db.executescript(
+        """
+        CREATE TABLE interviews (
+            id INTEGER PRIMARY KEY,
+            scenario_id TEXT NOT NULL,
+            scenario_hash TEXT NOT NULL,
+            model TEXT,
+            status TEXT NOT NULL DEFAULT 'active',
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            score REAL
+        );
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY,
+            interview_id INTEGER NOT NULL REFERENCES interviews(id),
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            meta_json TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (interview_id, seq)
+        );
+        CREATE TABLE scores (
+            interview_id INTEGER NOT NULL REFERENCES interviews(id),
+            criterion TEXT NOT NULL,
+            value REAL NOT NULL,
+            rationale TEXT,
+            PRIMARY KEY (interview_id, criterion)
+        );
+        """
+    )
+
+
+@migration
+def m002_interview_details(db: sqlite3.Connection) -> None:
+    """Mode, level, title, time limit, the engine's resumable state and the full scorecard."""
+    db.executescript(
+        """
+        ALTER TABLE interviews ADD COLUMN mode TEXT NOT NULL DEFAULT 'offline';
+        ALTER TABLE interviews ADD COLUMN level TEXT NOT NULL DEFAULT 'senior';
+        ALTER TABLE interviews ADD COLUMN title TEXT NOT NULL DEFAULT '';
+        ALTER TABLE interviews ADD COLUMN time_limit_s REAL;
+        ALTER TABLE interviews ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE interviews ADD COLUMN scorecard_json TEXT;
+        ALTER TABLE turns ADD COLUMN kind TEXT NOT NULL DEFAULT 'answer';
+        ALTER TABLE turns ADD COLUMN step_id TEXT;
+        ALTER TABLE scores ADD COLUMN tier TEXT NOT NULL DEFAULT 'must';
+        ALTER TABLE scores ADD COLUMN status TEXT NOT NULL DEFAULT 'missed';
+        ALTER TABLE scores ADD COLUMN evidence_json TEXT NOT NULL DEFAULT '[]';
+        UPDATE turns SET kind = 'question' WHERE role = 'interviewer';
+        CREATE INDEX interviews_scenario ON interviews (scenario_id, started_at);
+        CREATE INDEX interviews_started ON interviews (started_at);
+        """
+    )
+
+
+@migration
+def m003_turns_fts(db: sqlite3.Connection) -> None:
+    """Full-text search over what was said, for the history screen."""
+    db.executescript(
+        """
+        CREATE VIRTUAL TABLE turns_fts USING fts5(content, content='turns', content_rowid='id');
+        INSERT INTO turns_fts (rowid, content) SELECT id, content FROM turns;
+        CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
+            INSERT INTO turns_fts (rowid, content) VALUES (new.id, new.content);
+        END;
+        CREATE TRIGGER turns_ad AFTER DELETE ON turns BEGIN
+            INSERT INTO turns_fts (turns_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        END;
+        """
+    )

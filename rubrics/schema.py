@@ -1,0 +1,183 @@
+"""The pydantic v2 schema of an interview scenario (one YAML file in ``rubrics/scenarios``).
+
+A scenario is data: the interviewer engine, the grader and the TUI read it and never
+hard-code interview content. Every criterion names the evidence a grader looks for, so
+a score can always be traced back to the candidate's words.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+TIER_WEIGHTS: dict[str, float] = {"must": 0.60, "good": 0.30, "bonus": 0.10}
+"""Weight of each criterion tier in the total score (must-have 60%, good-to-have 30%, bonus 10%)."""
+
+KNOWN_CALCULATORS: frozenset[str] = frozenset(
+    {
+        "model-states",
+        "activations",
+        "kv-cache",
+        "params",
+        "forward-flops",
+        "train-flops",
+        "decode-latency",
+        "prefill-latency",
+        "allreduce",
+        "bubble",
+        "chinchilla",
+        "time-to-train",
+        "littles-law",
+    }
+)
+"""Calculator names a criterion's numeric check may name (the ``interviewer calc`` names)."""
+
+_ID = r"^[a-z0-9][a-z0-9-]*$"
+
+
+class StrictModel(BaseModel):
+    """Base for rubric models: unknown keys are errors, so typos in YAML are caught."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class Kind(StrEnum):
+    design = "design"
+    concept = "concept"
+
+
+class Tier(StrEnum):
+    must = "must"
+    good = "good"
+    bonus = "bonus"
+
+    @property
+    def weight(self) -> float:
+        return TIER_WEIGHTS[self.value]
+
+
+def _check_patterns(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        try:
+            re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
+            raise ValueError(f"cue {pattern!r} is not a valid regular expression: {exc}") from exc
+    return patterns
+
+
+class Levels(StrictModel):
+    mid: str
+    """What a solid mid-level answer covers."""
+    senior: str
+    """What a senior answer adds (trade-offs, numbers, failure modes)."""
+
+
+class Step(StrictModel):
+    id: str = Field(pattern=_ID)
+    question: str
+    """What the interviewer asks at this step."""
+    hint: str
+    """Given on request; costs a little score."""
+    key_decision: str
+    """The decision this step is about, in one sentence."""
+    common_wrong_answer: str
+    """The wrong answer candidates often give, described for the interviewer."""
+    wrong_answer_cues: list[str] = Field(default_factory=list)
+    """Regexes that detect the common wrong answer in a candidate's turn."""
+    probes: list[str] = Field(min_length=1)
+    """Follow-up questions, used at most once each."""
+
+    _cues = field_validator("wrong_answer_cues")(classmethod(lambda cls, v: _check_patterns(v)))
+
+
+class NumericCheck(StrictModel):
+    calculator: str
+    """One of ``KNOWN_CALCULATORS``."""
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    """Keyword inputs of the calculator, e.g. ``{params: 10e9, gpus: 8, zero: 3}``."""
+    quantity: str
+    """What the number is, in words ("model-state memory per GPU")."""
+
+    @field_validator("calculator")
+    @classmethod
+    def _known_calculator(cls, name: str) -> str:
+        if name not in KNOWN_CALCULATORS:
+            raise ValueError(f"unknown calculator {name!r}; known: {', '.join(sorted(KNOWN_CALCULATORS))}")
+        return name
+
+
+class Criterion(StrictModel):
+    id: str = Field(pattern=_ID)
+    tier: Tier
+    step: str | None = None
+    """The step this criterion belongs to (follow-up probes come from that step)."""
+    description: str
+    """What the candidate must show, as a grader would phrase it."""
+    evidence: list[str] = Field(min_length=1)
+    """Evidence cues: case-insensitive regexes a grader looks for in the candidate's words."""
+    min_cues: int = Field(default=1, ge=1)
+    """How many distinct cues must match for the criterion to be met (fewer: partly met)."""
+    check: NumericCheck | None = None
+    """An optional numeric check the candidate's figure is compared against."""
+    notes: list[str] = Field(min_length=1)
+    """Knowledge note ids (``knowledge/notes/<id>.md``) to read when this is missed."""
+    probe: str | None = None
+    """A follow-up question that targets exactly this criterion."""
+
+    _cues = field_validator("evidence")(classmethod(lambda cls, v: _check_patterns(v)))
+
+
+class AntiPattern(StrictModel):
+    id: str = Field(pattern=_ID)
+    description: str
+    cues: list[str] = Field(min_length=1)
+    """Regexes that detect the anti-pattern in a candidate's turn."""
+    pushback: str
+    """What the interviewer says when it sees it."""
+    notes: list[str] = Field(default_factory=list)
+
+    _cues = field_validator("cues")(classmethod(lambda cls, v: _check_patterns(v)))
+
+
+class Scenario(StrictModel):
+    id: str = Field(pattern=_ID)
+    title: str
+    kind: Kind
+    topics: list[str] = Field(default_factory=list)
+    prompt: str
+    given: list[str] = Field(default_factory=list)
+    """Facts and constraints stated to the candidate."""
+    facts: dict[str, float | int | str] = Field(default_factory=dict)
+    """The given facts as values, used to fill in claim checks (params, gpus, gpu, seq, ...)."""
+    levels: Levels
+    steps: list[Step] = Field(min_length=1)
+    criteria: list[Criterion] = Field(min_length=3)
+    anti_patterns: list[AntiPattern] = Field(default_factory=list)
+    model_answer: str
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        for label, items in (("steps", self.steps), ("criteria", self.criteria), ("anti_patterns", self.anti_patterns)):
+            seen: set[str] = set()
+            for item in items:
+                if item.id in seen:
+                    raise ValueError(f"{label}: duplicate id {item.id!r}")
+                seen.add(item.id)
+        step_ids = {step.id for step in self.steps}
+        for criterion in self.criteria:
+            if criterion.step is not None and criterion.step not in step_ids:
+                raise ValueError(f"criteria: {criterion.id}: step {criterion.step!r} is not one of {sorted(step_ids)}")
+        tiers = {criterion.tier for criterion in self.criteria}
+        missing = {Tier.must, Tier.good} - tiers
+        if missing:
+            raise ValueError(f"criteria: no {' or '.join(sorted(missing))} criterion")
+        return self
+
+    def criteria_for(self, tier: Tier) -> list[Criterion]:
+        return [c for c in self.criteria if c.tier == tier]
+
+    def step_index(self, step_id: str) -> int:
+        return next(i for i, step in enumerate(self.steps) if step.id == step_id)

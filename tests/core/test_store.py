@@ -1,0 +1,98 @@
+"""The transcript store: migrations from a blank DB and from the first schema, turns, search, stats."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from interviewer.domain import Role, Scorecard, Turn, TurnKind
+from interviewer.store import StoreError, TranscriptStore
+from interviewer.store.migrations import MIGRATIONS, migrate
+
+m001_initial = MIGRATIONS[0]  # the decorator returns None (llm style); the list keeps the functions
+
+
+def test_migrate_blank_db_is_idempotent():
+    db = sqlite3.connect(":memory:")
+    applied = migrate(db)
+    assert applied == [fn.__name__ for fn in MIGRATIONS]
+    assert migrate(db) == []
+    columns = {row[1] for row in db.execute("PRAGMA table_info(interviews)")}
+    assert {"scenario_id", "scenario_hash", "mode", "model", "status", "started_at", "finished_at", "state_json"} <= columns
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")}
+    assert {"interviews", "turns", "scores", "turns_fts", "_migrations"} <= tables
+
+
+def _first_schema_db(path):
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))")
+    m001_initial(db)
+    db.execute("INSERT INTO _migrations (name) VALUES ('m001_initial')")
+    db.execute(
+        "INSERT INTO interviews (scenario_id, scenario_hash, started_at, status) VALUES ('moe-routing', 'abc', '2026-01-01T00:00:00+00:00', 'active')"
+    )
+    db.execute(
+        "INSERT INTO turns (interview_id, seq, role, content, created_at) VALUES (1, 0, 'interviewer', 'Explain MoE.', '2026-01-01T00:00:00+00:00')"
+    )
+    db.execute(
+        "INSERT INTO turns (interview_id, seq, role, content, created_at) VALUES (1, 1, 'candidate', 'Top-2 gating with a load balancing loss.', '2026-01-01T00:01:00+00:00')"
+    )
+    db.commit()
+    db.close()
+
+
+def test_first_schema_migrates_forward_with_backup(tmp_path):
+    path = tmp_path / "old.db"
+    _first_schema_db(path)
+    store = TranscriptStore(path)
+    record = store.get(1)
+    assert [t.text for t in record.turns] == ["Explain MoE.", "Top-2 gating with a load balancing loss."]
+    assert record.turns[0].kind is TurnKind.question and record.mode == "offline"
+    assert [r.id for r in store.list_interviews(search="balancing")] == [1]
+    backups = list(tmp_path.glob("old.db.bak-*"))
+    assert len(backups) == 1
+    old = sqlite3.connect(backups[0])
+    assert [r[0] for r in old.execute("SELECT name FROM _migrations")] == ["m001_initial"]
+
+
+def test_turns_are_committed_immediately_and_visible_to_another_connection(tmp_path):
+    path = tmp_path / "t.db"
+    writer = TranscriptStore(path)
+    interview = writer.create_interview(scenario_id="serve-2b-p99", scenario_hash="h", title="Serve")
+    writer.add_turn(interview, Turn(role=Role.candidate, kind=TurnKind.answer, text="int8 weights"), {"step_index": 1})
+    reader = TranscriptStore(path)
+    assert [t.text for t in reader.turns(interview)] == ["int8 weights"]
+    assert reader.state(interview) == {"step_index": 1}
+    assert writer.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_seq_numbers_follow_order(tmp_path):
+    store = TranscriptStore(tmp_path / "t.db")
+    interview = store.create_interview(scenario_id="x", scenario_hash="h")
+    seqs = [store.add_turn(interview, Turn(role=Role.interviewer, kind=TurnKind.question, text=str(i))).seq for i in range(3)]
+    assert seqs == [0, 1, 2]
+
+
+def _card(score: float) -> Scorecard:
+    return Scorecard(scenario="x", score=score, level="mid", tiers={"must": 0.5, "good": 0.5, "bonus": 0}, criteria=[])
+
+
+def test_finish_stats_and_history(tmp_path):
+    store = TranscriptStore(tmp_path / "t.db")
+    first = store.create_interview(scenario_id="x", scenario_hash="h", started_at=None)
+    store.finish(first, _card(40.0))
+    second = store.create_interview(scenario_id="x", scenario_hash="h")
+    store.finish(second, _card(70.0))
+    third = store.create_interview(scenario_id="y", scenario_hash="h")
+    assert store.scenario_stats() == {"x": (70.0, 70.0)}
+    assert [score for _, _, score in store.score_history("x")] == [40.0, 70.0]
+    assert [r.id for r in store.list_interviews()] == [third, second, first]
+    assert store.get(second).scorecard.score == 70.0
+
+
+def test_corrupted_database_names_the_path(tmp_path):
+    path = tmp_path / "broken.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match=str(path)):
+        TranscriptStore(path)
