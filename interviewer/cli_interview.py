@@ -1,0 +1,321 @@
+"""CLI for interviews: the app (no subcommand), ``interview``, ``grade``, ``history``, ``show``, ``export``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from interviewer.cli import app, fail, print_json
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+LlmFlag = Annotated[str | None, typer.Option("--llm", help="LLM model for the interviewer (e.g. gpt-4o-mini, llama3.1:8b).")]
+BaseUrlFlag = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")]
+ChromaFlag = Annotated[str | None, typer.Option("--chroma-url", help="Chroma server instead of the embedded index.")]
+
+
+def _settings(**overrides):
+    from interviewer.config import ConfigError, load_settings
+
+    try:
+        return load_settings(**overrides)
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+def _store():
+    from interviewer.store import StoreError, open_store
+
+    try:
+        return open_store()
+    except StoreError as exc:
+        fail(str(exc))
+
+
+@app.callback(invoke_without_command=True)
+def root(
+    ctx: typer.Context,
+    llm: LlmFlag = None,
+    base_url: BaseUrlFlag = None,
+    chroma_url: ChromaFlag = None,
+    resume: Annotated[int | None, typer.Option("--resume", help="Reopen an unfinished interview by id.")] = None,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    """With no command: start the terminal app."""
+    if version:
+        from interviewer import __version__
+
+        typer.echo(f"interviewer {__version__}")
+        raise typer.Exit()
+    ctx.obj = {"llm": llm, "base_url": base_url, "chroma_url": chroma_url}
+    if ctx.invoked_subcommand is not None:
+        return
+    settings = _settings(llm_model=llm, llm_base_url=base_url, chroma_url=chroma_url)
+    from tui.app import run_app
+
+    run_app(settings=settings, store=_store(), resume_id=resume)
+
+
+def _overrides(ctx: typer.Context, llm: str | None, base_url: str | None) -> dict:
+    parent = ctx.obj or {}
+    return {
+        "llm_model": llm or parent.get("llm"),
+        "llm_base_url": base_url or parent.get("base_url"),
+        "chroma_url": parent.get("chroma_url"),
+    }
+
+
+def _print_event(event, *, quiet: bool = False) -> None:
+    from interviewer import events as ev
+
+    if quiet:
+        return
+    if isinstance(event, ev.InterviewerMessage):
+        typer.echo(f"\ninterviewer> {event.turn.text}\n")
+    elif isinstance(event, ev.TokenDelta):
+        pass  # the complete message follows as InterviewerMessage
+    elif isinstance(event, ev.HintGiven):
+        typer.echo(f"\ninterviewer> {event.turn.text}\n")
+    elif isinstance(event, ev.ClaimChecked):
+        claim = event.claim
+        mark = {"correct": "ok", "incorrect": "WRONG", "unverifiable": "?"}.get(claim["verdict"], claim["verdict"])
+        typer.echo(f"[check {mark}] {claim['text']} — {claim['explanation']}")
+    elif isinstance(event, ev.StepAdvanced):
+        typer.echo(f"[step {event.index + 1}/{event.total}: {event.step_id}]")
+    elif isinstance(event, ev.Notice):
+        typer.echo(f"[{event.severity}] {event.text}", err=True)
+    elif isinstance(event, ev.ScoreReady):
+        _print_scorecard(event.scorecard)
+
+
+def _print_scorecard(card) -> None:
+    typer.echo(f"\n=== Score: {card.score:.0f}/100 · level estimate: {card.level} ===")
+    typer.echo(
+        "tiers: " + ", ".join(f"{tier} {100 * value:.0f}%" for tier, value in card.tiers.items()) + f" · hints used: {card.hints_used}"
+    )
+    for c in card.criteria:
+        mark = {"met": "[x]", "partial": "[~]", "missed": "[ ]"}[c.status.value]
+        typer.echo(f"{mark} ({c.tier}) {c.description}")
+        for quote in c.evidence:
+            typer.echo(f"      “{quote}”")
+        if c.status.value != "met":
+            typer.echo(f"      study: {', '.join(c.notes)}")
+    for notice in card.notices:
+        typer.echo(f"note: {notice}")
+
+
+@app.command("interview")
+def interview(
+    ctx: typer.Context,
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Scenario id (see `interviewer scenarios`).")] = None,
+    level: Annotated[str, typer.Option("--level", help="mid or senior.")] = "senior",
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.1, help="Minutes.")] = None,
+    resume: Annotated[int | None, typer.Option("--resume", help="Continue an unfinished interview by id.")] = None,
+    llm: LlmFlag = None,
+    base_url: BaseUrlFlag = None,
+    as_json: Annotated[bool, typer.Option("--json", help="At the end print the scorecard as `grade --json` does.")] = False,
+) -> None:
+    """A plain-terminal interview: one answer per stdin line; /hint, /skip, /end, /score as commands."""
+    if scenario is None and resume is None:
+        fail("--scenario: give a scenario id (see `interviewer scenarios`), or --resume ID")
+    if level not in ("mid", "senior"):
+        fail(f"--level: {level!r} is not one of mid, senior")
+    settings = _settings(**_overrides(ctx, llm, base_url))
+    store = _store()
+    from interviewer.engine import resume_interview, start_interview
+
+    try:
+        if resume is not None:
+            agent = resume_interview(resume, settings=settings, store=store)
+        else:
+            agent = start_interview(scenario, settings=settings, store=store, level=level, time_limit_minutes=time_limit)
+    except KeyError as exc:
+        fail(f"--scenario: {exc.args[0]}" if resume is None else f"--resume: {exc.args[0]}")
+    except ValueError as exc:
+        fail(str(exc))
+    asyncio.run(_run_plain_interview(agent, quiet_json=as_json))
+
+
+async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
+    from interviewer import events as ev
+
+    final = None
+
+    async def pump(stream) -> None:
+        nonlocal final
+        async for event in stream:
+            if isinstance(event, ev.ScoreReady):
+                final = event.scorecard
+            _print_event(event, quiet=quiet_json and isinstance(event, ev.ScoreReady))
+
+    typer.echo(f"interview #{agent.interview_id} · {agent.scenario.title} · mode {agent.mode}", err=True)
+    await pump(agent.start())
+    loop = asyncio.get_running_loop()
+    while not agent.finished:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if line == "":
+            typer.echo(
+                f"\n[stdin closed] interview #{agent.interview_id} is saved; continue it with "
+                f"`interviewer interview --resume {agent.interview_id}`",
+                err=True,
+            )
+            return
+        command = line.strip().lower()
+        if command in ("/hint", "hint"):
+            await pump(agent.hint())
+        elif command in ("/skip", "skip"):
+            await pump(agent.skip())
+        elif command in ("/end", "end"):
+            await pump(agent.end())
+        elif command == "/score":
+            _print_scorecard(agent.scorecard())
+        elif line.strip():
+            await pump(agent.respond(line.rstrip("\n")))
+    if quiet_json and final is not None:
+        print_json(final.grade_json())
+
+
+def read_answers(path: Path) -> list[str]:
+    """A JSON list of strings, or a text/Markdown file with one answer per blank-line-separated paragraph."""
+    if not path.exists():
+        fail(f"--answers: {path}: no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"--answers: {path}: cannot read: {exc}")
+    if path.suffix.lower() == ".json" or text.lstrip().startswith(("[", "{")):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            fail(f"--answers: {path}: not valid JSON ({exc.msg} at line {exc.lineno}); expected a list of strings")
+        if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
+            fail(f"--answers: {path}: expected a JSON list of strings (the candidate's turns in order)")
+        answers = data
+    else:
+        answers = [p.strip() for p in text.replace("\r\n", "\n").split("\n\n")]
+    answers = [a for a in answers if a.strip()]
+    if not answers:
+        fail(f"--answers: {path}: no answers in the file")
+    return answers
+
+
+@app.command("grade")
+def grade(
+    ctx: typer.Context,
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Scenario id.")] = None,
+    answers: Annotated[Path | None, typer.Option("--answers", help="JSON list of answers, or text with blank-line-separated answers.")] = None,
+    llm: LlmFlag = None,
+    base_url: BaseUrlFlag = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Grade a finished set of answers against a scenario's rubric, without the conversation."""
+    if scenario is None:
+        fail("--scenario: missing (see `interviewer scenarios`)")
+    if answers is None:
+        fail("--answers: missing (a JSON list of strings, or a text file with one answer per paragraph)")
+    from rubrics.loader import get_scenario
+
+    try:
+        loaded = get_scenario(scenario)
+    except KeyError as exc:
+        fail(f"--scenario: {exc.args[0]}")
+    turns = read_answers(answers)
+    settings = _settings(**_overrides(ctx, llm, base_url))
+    if settings.llm_model and (llm or (ctx.obj or {}).get("llm")):
+        from interviewer.llm.grading import grade_with_llm
+
+        card = grade_with_llm(loaded.scenario, turns, settings)
+    else:
+        from interviewer.engine import grade_answers
+
+        card = grade_answers(loaded.scenario, turns)
+    if as_json:
+        print_json(card.grade_json())
+    else:
+        _print_scorecard(card)
+
+
+@app.command("history")
+def history(
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Only this scenario.")] = None,
+    search: Annotated[str | None, typer.Option("--search", help="Full-text search in what was said.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many.")] = 50,
+    as_json: JsonFlag = False,
+) -> None:
+    """List past interviews: date, scenario, score, status."""
+    records = _store().list_interviews(scenario_id=scenario, search=search, limit=limit)
+    if as_json:
+        print_json(
+            [
+                {
+                    "id": r.id,
+                    "scenario": r.scenario_id,
+                    "started_at": r.started_at.isoformat(),
+                    "score": r.score,
+                    "status": r.status.value,
+                    "mode": r.mode,
+                }
+                for r in records
+            ]
+        )
+        return
+    if not records:
+        typer.echo("no interviews yet: run `interviewer` or `interviewer interview --scenario ID`")
+        return
+    for r in records:
+        score = f"{r.score:5.1f}" if r.score is not None else "    —"
+        typer.echo(f"#{r.id:<5} {r.started_at:%Y-%m-%d %H:%M}  {r.scenario_id:<28} {score}  {r.status.value}")
+
+
+def _record(interview_id: int):
+    try:
+        return _store().get(interview_id)
+    except KeyError as exc:
+        fail(f"ID: {exc.args[0]} (see `interviewer history`)")
+
+
+@app.command("show")
+def show(
+    interview_id: Annotated[int, typer.Argument(help="Interview id (see `interviewer history`).")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Print an interview's transcript with its scores."""
+    record = _record(interview_id)
+    if as_json:
+        from interviewer.engine.export import export_json
+
+        typer.echo(export_json(record))
+        return
+    typer.echo(f"#{record.id} {record.title} · {record.status.value} · started {record.started_at:%Y-%m-%d %H:%M}")
+    for turn in record.turns:
+        who = {"interviewer": "interviewer", "candidate": "you", "system": "notice"}[turn.role.value]
+        typer.echo(f"\n{who}> {turn.text}")
+    if record.scorecard:
+        _print_scorecard(record.scorecard)
+
+
+@app.command("export")
+def export(
+    interview_id: Annotated[int, typer.Argument(help="Interview id (see `interviewer history`).")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md or json.")] = "md",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Export an interview as a Markdown report or JSON."""
+    if fmt not in ("md", "json"):
+        fail(f"--format: {fmt!r} is not one of md, json")
+    record = _record(interview_id)
+    from interviewer.engine.export import export_json, export_markdown
+
+    text = export_markdown(record) if fmt == "md" else export_json(record)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"--output: {output}: {exc.strerror or exc}")
+    typer.echo(f"wrote {output}", err=True)
