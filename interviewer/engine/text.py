@@ -50,6 +50,11 @@ _INJECTION_PATTERNS = [
     r"\boverride\b.{0,30}\b(score|grade|rubric|instructions?)\b",
     r"\bpretend\b.{0,40}\b(interviewer|grader|you)\b",
     r"\bact as\b.{0,40}\b(grader|admin|system|developer)\b",
+    r"\brole[- ]?play\b.{0,80}\b(interviewer|grader|supervisor|system|admin|evaluator)\b",
+    r"\b(passed|met)\b.{0,20}\b(every|all)\b.{0,10}\b(criteri\w+|rubric|checks)\b",
+    r"\b(set|change|raise|bump)\s+(my\s+|the\s+)?(score|grade|marks)\b",
+    r"\bmodel[_ ]answer\b",
+    r"\binstructions?\s+(for|to)\s+the\s+(evaluator|grader|model|assistant|interviewer)\b",
 ]
 _INJECTION = re.compile("|".join(f"(?:{p})" for p in _INJECTION_PATTERNS), re.IGNORECASE | re.DOTALL)
 
