@@ -1,0 +1,220 @@
+"""The chat model behind LLM mode: LangChain's ``ChatOpenAI`` pointed at any OpenAI-compatible endpoint.
+
+OpenAI itself, or a local or self-hosted server speaking the same chat-completions API (Ollama,
+vLLM, llama.cpp's server, LM Studio). Endpoint failures are turned into one plain sentence
+(``describe_endpoint_error``) that never contains the API key.
+
+``langchain_openai`` (and through it ``openai`` and ``httpx``) is imported inside functions: the
+app must start without paying for it when nobody uses LLM mode.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import SecretStr
+
+from interviewer.config import Settings
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+"""The openai client's own default, used when neither ``llm_base_url`` nor ``OPENAI_BASE_URL`` is set."""
+
+PLACEHOLDER_KEY = "not-needed"
+"""Sent to keyless local servers (Ollama, vLLM, llama.cpp): the openai client insists on some key."""
+
+
+class LLMEndpointError(Exception):
+    """The endpoint cannot give a usable reply. ``str()`` is one plain sentence that names the cause."""
+
+
+class NoModelConfigured(LLMEndpointError):
+    """LLM mode was asked for without a model name."""
+
+
+def endpoint_url(settings: Settings) -> str:
+    return (settings.resolved_base_url() or OPENAI_BASE_URL).rstrip("/")
+
+
+def _api_key(settings: Settings) -> SecretStr:
+    key = settings.resolved_api_key()
+    if key is not None and key.get_secret_value():
+        return key
+    if settings.resolved_base_url() is None:
+        raise LLMEndpointError(
+            "no API key for OpenAI: set OPENAI_API_KEY (or llm_api_key in the config), "
+            "or point --base-url at a local server such as Ollama"
+        )
+    return SecretStr(PLACEHOLDER_KEY)
+
+
+def require_model(settings: Settings) -> str:
+    if not settings.llm_model:
+        raise NoModelConfigured(
+            "no LLM model configured: pass --llm MODEL, or set INTERVIEWER_LLM_MODEL or llm_model in the config file"
+        )
+    return settings.llm_model
+
+
+def make_chat_model(settings: Settings, *, streaming: bool, temperature: float | None = None) -> BaseChatModel:
+    """A ``ChatOpenAI`` for the configured endpoint. Retries with exponential backoff (and the
+    server's ``Retry-After``) on timeouts, 429s and 5xx are the openai client's own, bounded by
+    ``llm_max_retries``; ``llm_timeout`` bounds each request and each gap between streamed chunks."""
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(
+        model=require_model(settings),
+        base_url=endpoint_url(settings),
+        api_key=_api_key(settings),
+        temperature=settings.llm_temperature if temperature is None else temperature,
+        timeout=settings.llm_timeout,
+        max_retries=settings.llm_max_retries,
+        streaming=streaming,
+    )
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+_KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_\-*.]{4,}")
+
+
+def redact(text: str, settings: Settings | None = None) -> str:
+    """``text`` without the configured API key or anything shaped like one (servers echo masked keys)."""
+    if settings is not None:
+        key = settings.resolved_api_key()
+        if key is not None and key.get_secret_value():
+            text = text.replace(key.get_secret_value(), "[redacted]")
+    return _KEY_LIKE.sub("[redacted key]", text)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and all(current is not s for s in seen):
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _status_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])
+        if isinstance(body.get("message"), str):
+            return body["message"]
+    return str(getattr(exc, "message", "") or exc)
+
+
+def describe_endpoint_error(exc: BaseException, settings: Settings) -> str:
+    """One plain sentence: what went wrong with the endpoint, naming the URL or the model."""
+    import openai
+
+    url = endpoint_url(settings)
+    model = settings.llm_model or "(none)"
+    if isinstance(exc, LLMEndpointError):
+        return redact(str(exc), settings)
+    chain = _chain(exc)
+    names = {type(e).__name__ for e in chain}
+    if isinstance(exc, openai.APITimeoutError) or any("Timeout" in name for name in names):
+        return f"LLM endpoint timed out after {settings.llm_timeout:g} s ({url})"
+    if isinstance(exc, openai.AuthenticationError):
+        return f"the endpoint rejected the API key (401 from {url}): {redact(_status_message(exc), settings)}"
+    if isinstance(exc, openai.PermissionDeniedError):
+        return f"the API key may not use model '{model}' (403 from {url}): {redact(_status_message(exc), settings)}"
+    if isinstance(exc, openai.NotFoundError):
+        return (
+            f"unknown model '{model}' (404 from {url}: {redact(_status_message(exc), settings)}); "
+            "check --llm, and that the base URL ends in /v1"
+        )
+    if isinstance(exc, openai.RateLimitError):
+        return f"rate limited by the endpoint (429 from {url}) after {settings.llm_max_retries} retries"
+    if isinstance(exc, openai.APIStatusError):
+        return f"the endpoint returned HTTP {exc.status_code} ({url}): {redact(_status_message(exc), settings)}"
+    if "ConnectionRefusedError" in names:
+        return f"LLM endpoint unreachable (connection refused at {url})"
+    if "gaierror" in names:
+        return f"LLM endpoint unreachable (unknown host in {url})"
+    if names & {"RemoteProtocolError", "ReadError", "IncompleteRead", "ConnectionResetError", "BrokenPipeError"}:
+        return f"the LLM endpoint closed the connection mid-reply ({url})"
+    if isinstance(exc, openai.APIConnectionError):
+        detail = str(chain[-1]) if len(chain) > 1 else str(exc)
+        return f"LLM endpoint unreachable ({url}: {redact(detail, settings)})"
+    return f"the LLM call failed ({type(exc).__name__}: {redact(str(exc), settings)})"
+
+
+# -- `interviewer llm check` ----------------------------------------------------------------------
+
+CHECK_PROMPT = "This is a connectivity check. Reply with the single word: ready"
+
+
+@dataclass(frozen=True)
+class EndpointCheck:
+    ok: bool
+    model: str | None
+    base_url: str
+    seconds: float
+    reply: str = ""
+    problem: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "model": self.model,
+            "base_url": self.base_url,
+            "seconds": round(self.seconds, 3),
+            "reply": self.reply,
+            "error": self.problem or None,
+        }
+
+
+def _served_models(settings: Settings) -> list[str]:
+    """Model names the endpoint lists (best effort: for a helpful 'unknown model' message)."""
+    try:
+        import openai
+
+        client = openai.OpenAI(
+            base_url=endpoint_url(settings),
+            api_key=_api_key(settings).get_secret_value(),
+            timeout=min(settings.llm_timeout, 10.0),
+            max_retries=0,
+        )
+        return sorted(model.id for model in client.models.list())
+    except Exception:
+        return []
+
+
+def check_endpoint(settings: Settings) -> EndpointCheck:
+    """Send one real chat request; ok when a non-empty reply comes back."""
+    from langchain_core.messages import HumanMessage
+
+    url = endpoint_url(settings)
+    started = time.perf_counter()
+
+    def result(problem: str = "", reply: str = "") -> EndpointCheck:
+        return EndpointCheck(not problem, settings.llm_model, url, time.perf_counter() - started, reply, problem)
+
+    try:
+        chat = make_chat_model(settings, streaming=False)  # the interview's own settings, so a check that passes means they work
+        message = chat.invoke([HumanMessage(CHECK_PROMPT)])
+    except Exception as exc:
+        import openai
+
+        problem = describe_endpoint_error(exc, settings)
+        if isinstance(exc, openai.NotFoundError):
+            served = _served_models(settings)
+            if served:
+                shown = ", ".join(served[:12]) + (", …" if len(served) > 12 else "")
+                problem += f". The endpoint serves: {shown}"
+        return result(problem)
+    text = message.text.strip()
+    if not text:
+        finish = message.response_metadata.get("finish_reason")
+        return result(f"empty reply from model '{settings.llm_model}' at {url} (finish_reason={finish})")
+    return result(reply=text)
