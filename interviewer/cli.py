@@ -37,5 +37,8 @@ def _register_subcommands() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from interviewer.logs import setup_logging
+
+    setup_logging()
     _register_subcommands()
     app(args=argv if argv is not None else sys.argv[1:], prog_name="interviewer")

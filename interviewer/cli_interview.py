@@ -43,6 +43,7 @@ def root(
     base_url: BaseUrlFlag = None,
     chroma_url: ChromaFlag = None,
     resume: Annotated[int | None, typer.Option("--resume", help="Reopen an unfinished interview by id.")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Use the offline interviewer even if an LLM is configured.")] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     """With no command: start the terminal app."""
@@ -51,22 +52,28 @@ def root(
 
         typer.echo(f"interviewer {__version__}")
         raise typer.Exit()
-    ctx.obj = {"llm": llm, "base_url": base_url, "chroma_url": chroma_url}
+    ctx.obj = {"llm": llm, "base_url": base_url, "chroma_url": chroma_url, "offline": offline}
     if ctx.invoked_subcommand is not None:
         return
     settings = _settings(llm_model=llm, llm_base_url=base_url, chroma_url=chroma_url)
+    if offline:
+        settings = settings.model_copy(update={"llm_model": None})
     from tui.app import run_app
 
     run_app(settings=settings, store=_store(), resume_id=resume)
 
 
-def _overrides(ctx: typer.Context, llm: str | None, base_url: str | None) -> dict:
+def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None, offline: bool = False):
+    """Settings for a subcommand: its own flags, then the root's, then env and config."""
     parent = ctx.obj or {}
-    return {
-        "llm_model": llm or parent.get("llm"),
-        "llm_base_url": base_url or parent.get("base_url"),
-        "chroma_url": parent.get("chroma_url"),
-    }
+    settings = _settings(
+        llm_model=llm or parent.get("llm"),
+        llm_base_url=base_url or parent.get("base_url"),
+        chroma_url=parent.get("chroma_url"),
+    )
+    if offline or parent.get("offline"):
+        settings = settings.model_copy(update={"llm_model": None})
+    return settings
 
 
 def _print_event(event, *, quiet: bool = False) -> None:
@@ -77,7 +84,7 @@ def _print_event(event, *, quiet: bool = False) -> None:
     if isinstance(event, ev.InterviewerMessage):
         typer.echo(f"\ninterviewer> {event.turn.text}\n")
     elif isinstance(event, ev.TokenDelta):
-        pass  # the complete message follows as InterviewerMessage
+        pass  # streamed pieces are not echoed: the complete message follows, and scripts read whole lines
     elif isinstance(event, ev.HintGiven):
         typer.echo(f"\ninterviewer> {event.turn.text}\n")
     elif isinstance(event, ev.ClaimChecked):
@@ -117,6 +124,7 @@ def interview(
     resume: Annotated[int | None, typer.Option("--resume", help="Continue an unfinished interview by id.")] = None,
     llm: LlmFlag = None,
     base_url: BaseUrlFlag = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Use the offline interviewer even if an LLM is configured.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="At the end print the scorecard as `grade --json` does.")] = False,
 ) -> None:
     """A plain-terminal interview: one answer per stdin line; /hint, /skip, /end, /score as commands."""
@@ -124,7 +132,7 @@ def interview(
         fail("--scenario: give a scenario id (see `interviewer scenarios`), or --resume ID")
     if level not in ("mid", "senior"):
         fail(f"--level: {level!r} is not one of mid, senior")
-    settings = _settings(**_overrides(ctx, llm, base_url))
+    settings = _command_settings(ctx, llm, base_url, offline)
     store = _store()
     from interviewer.engine import resume_interview, start_interview
 
@@ -224,8 +232,8 @@ def grade(
     except KeyError as exc:
         fail(f"--scenario: {exc.args[0]}")
     turns = read_answers(answers)
-    settings = _settings(**_overrides(ctx, llm, base_url))
-    if settings.llm_model and (llm or (ctx.obj or {}).get("llm")):
+    settings = _command_settings(ctx, llm, base_url)
+    if settings.llm_model:
         from interviewer.llm.grading import grade_with_llm
 
         card = grade_with_llm(loaded.scenario, turns, settings)
