@@ -50,12 +50,12 @@ def validate(
 ) -> None:
     """Validate scenario files; errors are printed as `file: field: message`."""
     from knowledge.notes import known_note_ids
-    from rubrics.loader import RubricLoadError, _files_at, shipped_scenario_files, validate_files
+    from rubrics.loader import RubricLoadError, read_scenario_files, shipped_scenario_files, validate_files
 
     if path is not None and not path.exists():
         fail(f"{path}: no such file or folder")
     try:
-        files = _files_at(path) if path is not None else shipped_scenario_files()
+        files = read_scenario_files(path) if path is not None else shipped_scenario_files()
     except RubricLoadError as exc:
         fail(str(exc))
     if not files:

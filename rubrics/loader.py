@@ -79,7 +79,7 @@ def shipped_scenario_files() -> list[tuple[str, str]]:
     )
 
 
-def _files_at(path: Path) -> list[tuple[str, str]]:
+def read_scenario_files(path: Path) -> list[tuple[str, str]]:
     paths = sorted(p for p in path.iterdir() if p.suffix in {".yaml", ".yml"}) if path.is_dir() else [path]
     files = []
     for p in paths:
@@ -121,7 +121,7 @@ def _note_references(scenario: Scenario):
 
 
 def load_path(path: Path, known_notes: set[str] | None = None) -> list[Scenario]:
-    scenarios, errors = validate_files(_files_at(path), known_notes)
+    scenarios, errors = validate_files(read_scenario_files(path), known_notes)
     if errors:
         raise RubricLoadError(errors)
     return scenarios
