@@ -1,0 +1,526 @@
+"""From a candidate's free text to sentences, clauses, entities and number mentions.
+
+A *mention* is a number as typed ("160 GB", "10B params", "at 4k", "8 GPUs", "about 1 ms/token")
+with its value in base units, what it measures (``dim``), the input it names if any (``role``:
+"gpus", "layers", "seq", ...), and the hedging words around it ("about", "at least", "under")
+that set the claim's tolerance and direction. Whether a mention is a *claim* or an *input* is
+decided later, by topic (see ``topics``).
+
+Every regex here has bounded repetition and the text is cut into pieces of at most
+``MAX_PIECE`` characters, so parsing stays linear in the length of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from interviewer.claims.entities import Entity, find_entities
+from interviewer.claims.units import (
+    MAGNITUDE_RE,
+    MAGNITUDE_LETTERS,
+    MAGNITUDE_WORDS,
+    NUMBER_RE,
+    context_length,
+    match_unit,
+    number_value,
+)
+
+MAX_PIECE = 600
+"""Longest sentence piece parsed at once; longer run-ons are cut at clause boundaries or spaces."""
+
+DEFAULT_TOLERANCE = 0.15
+HEDGED_TOLERANCE = 0.25
+EXACT_TOLERANCE = 0.02
+ORDER_OF_MAGNITUDE_TOLERANCE = 2.0  # within a factor of 3
+
+_ABBREVIATIONS = {"e.g", "i.e", "vs", "approx", "etc", "cf", "fig", "eq", "ca", "resp", "al", "no", "est"}
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    text: str
+    value: float
+    """In the base unit of ``dim`` (bytes, seconds, ...); for plain counts the number itself."""
+    dim: str
+    """From ``units`` ("bytes", "seconds", "s_per_token", "flops?", ...), or "parameters", "tokens",
+    "count" (a count noun), or "number" (a bare number)."""
+    role: str | None = None
+    """The input this number names: params, tokens, seq, gpus, nodes, layers, heads, kv_heads,
+    hidden, head_dim, batch, microbatches, stages, tp, vocab, mfu, requests, gpu_memory."""
+    magnitude: str | None = None
+    used_k: bool = False
+    binary_alternative: float | None = None
+    is_binary: bool = False
+    low: float | None = None
+    high: float | None = None
+    """A range claim ("150-170 GB", "between 1 and 2 ms"): both ends in base units."""
+    direction: str = "approx"
+    tolerance: float = DEFAULT_TOLERANCE
+    qualifier: str | None = None
+    markers: set[str] = field(default_factory=set)
+    """"per_gpu", "total", "per_token", "per_sequence", "per_layer", "sent" (bytes a GPU sends)."""
+    clause: int = 0
+    unit_text: str = ""
+
+
+@dataclass
+class ParsedSentence:
+    text: str
+    offset: int
+    """Where this sentence starts in the whole text."""
+    masked: str
+    """``text`` with entity spans blanked out (same length)."""
+    entities: list[Entity]
+    mentions: list[Mention]
+    clauses: list[tuple[int, int]]
+    cue_prefix: str = ""
+    """The previous piece when this one continues it after a semicolon: its topic cues still apply."""
+
+    def clause_of(self, position: int) -> int:
+        index = bisect_right(self._clause_starts, position) - 1
+        return min(max(index, 0), len(self.clauses) - 1)
+
+    def __post_init__(self) -> None:
+        self._clause_starts = [start for start, _ in self.clauses]
+        first = re.search(r"\bper\s+layer\b", self.masked)
+        self.first_per_layer = first.start() if first else None
+        self.is_question = self.text.rstrip().endswith("?")
+
+    def clause_text(self, index: int) -> str:
+        start, end = self.clauses[index]
+        return self.text[start:end]
+
+
+# --- sentences and clauses ---------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?]+(?=[\s\"')\]]|$)|;(?=\s)|\n")
+"""Full stops, semicolons (independent clauses: inputs carry over as context) and line breaks."""
+_CLAUSE_BOUNDARY = re.compile(
+    r";\s*|,\s+|:\s+|\s+[-–—]\s+|\s*(?:→|=>)\s*"
+    r"|\s+(?=(?:and|but|while|whereas|so|which|then|because|since|whereas|although|or)\s)",
+    re.IGNORECASE,
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pairs; a full stop after "e.g." or inside "1.5" does not end a sentence."""
+    pieces: list[tuple[int, str]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.group(0) != "\n" and m.group(0) == ".":
+            word = re.search(r"([\w.]{1,8})$", text[max(start, m.start() - 8):m.start()])
+            if word and word.group(1).lower().rstrip(".") in _ABBREVIATIONS:
+                continue
+        end = m.end()
+        _add_piece(pieces, text, start, end)
+        start = end
+    _add_piece(pieces, text, start, len(text))
+    return pieces
+
+
+def _add_piece(pieces: list[tuple[int, str]], text: str, start: int, end: int) -> None:
+    while end - start > MAX_PIECE:
+        window = text[start:start + MAX_PIECE]
+        cut = max(window.rfind("; "), window.rfind(", "), window.rfind(" "))
+        if cut < MAX_PIECE // 2:
+            cut = MAX_PIECE
+        _add_piece(pieces, text, start, start + cut + 1 if cut < MAX_PIECE else start + cut)
+        start = start + cut + 1 if cut < MAX_PIECE else start + cut
+    chunk = text[start:end]
+    stripped = chunk.strip()
+    if stripped and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|million|billion|trillion|half|dozen)\b", stripped, re.IGNORECASE):
+        lead = len(chunk) - len(chunk.lstrip())
+        pieces.append((start + lead, stripped))
+
+
+def split_clauses(masked: str) -> list[tuple[int, int]]:
+    clauses = []
+    start = 0
+    for m in _CLAUSE_BOUNDARY.finditer(masked):
+        if m.start() > start:
+            clauses.append((start, m.start()))
+        start = m.end()
+    if start < len(masked) or not clauses:
+        clauses.append((start, len(masked)))
+    # Make clauses cover the whole sentence so every position belongs to one.
+    covered = []
+    previous_end = 0
+    for index, (s, e) in enumerate(clauses):
+        s = previous_end
+        e = clauses[index + 1][0] if index + 1 < len(clauses) else len(masked)
+        covered.append((s, e))
+        previous_end = e
+    return covered
+
+
+# --- roles: what a bare number or a count noun names -------------------------------------------
+
+_FILLER = (
+    r"(?:(?:training|train|pretraining|pre-training|high-quality|quality|text|input|output|prompt|new|generated|total|unique|"
+    r"active|trainable|non-embedding|dense|sparse|more|concurrent|parallel|simultaneous|in-flight|outstanding|"
+    r"of|the|nvidia|§+|[a-z]*§+[a-z]*)[\s-]+){0,2}"
+)
+_NOUNS: list[tuple[str, re.Pattern]] = [
+    ("kv_heads", re.compile(r"(?:kv|key[- /]value)[- ]heads?\b", re.I)),
+    ("params", re.compile(r"(?:param(?:eter)?s?)\b", re.I)),
+    ("params_model", re.compile(r"(?:models?|llms?|networks?|transformers?|lms?|checkpoints?)\b", re.I)),
+    ("seq", re.compile(r"(?:tokens?[- ])?(?:context|ctx)(?:[- ](?:length|len|window))?\b|(?:sequence|seq)[- ](?:length|len)\b|tokens?[- ](?:prompt|sequence|context)s?\b", re.I)),
+    ("tokens", re.compile(r"(?:tokens?|toks?)\b", re.I)),
+    ("seq", re.compile(r"(?:prompt|input)s?\b", re.I)),
+    ("out_tokens", re.compile(r"(?:output|generated|new|completion|response)s?\b", re.I)),
+    ("gpus", re.compile(r"(?:gpus?|devices?|cards?|accelerators?|chips?|ranks?|workers?)\b", re.I)),
+    ("nodes", re.compile(r"(?:nodes?|machines?|servers?|hosts?)\b", re.I)),
+    ("layers", re.compile(r"(?:transformer[- ]|decoder[- ]|encoder[- ])?(?:layers?|blocks?)\b", re.I)),
+    ("heads", re.compile(r"(?:attention[- ]|query[- ])?heads?\b", re.I)),
+    ("hidden", re.compile(r"(?:hidden(?:[- ](?:size|dim(?:ension)?s?|units))?|d[_ ]?model|dim(?:ension)?(?:al|s)?|wide|width|embedding[- ](?:size|dim(?:ension)?))\b", re.I)),
+    ("microbatches", re.compile(r"micro[- ]?batch(?:es)?\b|mbs\b", re.I)),
+    ("stages", re.compile(r"(?:pipeline[- ])?stages?\b", re.I)),
+    ("requests", re.compile(r"(?:sequences|seqs|prompts|samples)\s+(?:in[- ]flight|concurrently|at\s+once|in\s+the\s+system|outstanding)\b", re.I)),
+    ("batch", re.compile(r"(?:sequences|seqs|prompts|samples)\b|(?:sequence|seq|prompt|sample)s?[- ]batch\b", re.I)),
+    ("requests", re.compile(r"(?:requests?|reqs?|queries|users|connections|streams)\b(?:\s+(?:in[- ]flight|concurrently|at\s+once|in\s+the\s+system|in\s+parallel|outstanding))?|in[- ]flight\b|concurrent(?:ly)?\b|outstanding\b", re.I)),
+    ("vocab", re.compile(r"(?:vocab(?:ulary)?(?:[- ]size)?|(?:word)?pieces)\b", re.I)),
+    ("mfu", re.compile(r"(?:mfu|hfu|model flops utili[sz]ation|utili[sz]ation|efficiency)\b", re.I)),
+    ("way", re.compile(r"way\s+(?P<what>tensor|tp|pipeline|pp|data|dp|model)\b", re.I)),
+    ("tp", re.compile(r"(?:-?way\s+)?(?:with\s+|using\s+)?(?:tp|tensor[- ]parallel(?:ism)?)\b", re.I)),
+    ("gpu_multiplier", re.compile(r"(?:x|×)?\s?§", re.I)),
+]
+
+_EQ = r"\s*(?:of|=|:|is|was|at|to|around|about|~)?\s*(?:about\s+|around\s+|~\s*)?$"
+_SINGLE_EQ = r"\s*[=:]\s*$"
+_BEFORE: list[tuple[str, re.Pattern]] = [
+    ("requests", re.compile(r"(?:concurrency|in[- ]flight(?:\s+requests)?|concurrent\s+requests|requests\s+in\s+flight)\s*(?:is|of|=|:|would\s+be|will\s+be)?\s*(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$", re.I)),
+    ("batch", re.compile(r"(?:micro[- ]?)?batch(?:[- ]?size)?" + _EQ + r"|\b(?:bs|mbs|b)" + _SINGLE_EQ, re.I)),
+    ("seq", re.compile(r"(?:context(?:[- ](?:length|window|len))?|ctx(?:[- ]len)?|seq(?:uence)?(?:[- _]?(?:length|len))?|prompt(?:[- ](?:length|of))?|window)" + _EQ + r"|\bs" + _SINGLE_EQ, re.I)),
+    ("kv_heads", re.compile(r"(?:kv[_ -]?heads|n[_ ]kv[_ ]heads|key[- /]value heads)" + _EQ, re.I)),
+    ("head_dim", re.compile(r"(?:head[_ -]?dim(?:ension)?|d[_ ]head|head[_ -]size)" + _EQ, re.I)),
+    ("hidden", re.compile(r"(?:hidden(?:[- _](?:size|dim(?:ension)?))?|d[_ ]?model|width|model dim(?:ension)?|embedding (?:size|dim(?:ension)?))" + _EQ + r"|\b[hd]" + _SINGLE_EQ, re.I)),
+    ("layers", re.compile(r"(?:layers|n[_ ]?layers|num[_ ]layers|depth)" + _EQ + r"|\bL" + _SINGLE_EQ)),
+    ("heads", re.compile(r"(?:(?:attention )?heads|n[_ ]heads|num[_ ]heads)" + _EQ + r"|\ba" + _SINGLE_EQ, re.I)),
+    ("tp", re.compile(r"(?:\btp|tensor[- ]parallel(?:ism)?(?:[- ](?:size|degree))?)" + _EQ, re.I)),
+    ("stages", re.compile(r"(?:\bpp|pipeline(?:[- ]parallel(?:ism)?)?(?:[- ](?:size|degree|depth|stages))?|stages)" + _EQ + r"|\bp" + _SINGLE_EQ, re.I)),
+    ("microbatches", re.compile(r"(?:micro[- ]?batches|num[_ ]micro[_ ]?batches)" + _EQ + r"|\bm" + _SINGLE_EQ, re.I)),
+    ("vocab", re.compile(r"(?:vocab(?:ulary)?(?:[- ]size)?)" + _EQ + r"|\bV" + _SINGLE_EQ)),
+    ("gpus", re.compile(r"(?:\bdp|data[- ]parallel(?:ism)?(?:[- ](?:size|degree))?|world[- ]size|gpus)" + _EQ + r"|\bN" + _SINGLE_EQ
+                        + r"|\b(?:split|sharded|spread|partitioned|divided)\s+(?:evenly\s+)?(?:over|across|between|among)\s*$", re.I)),
+]
+_MFU_BEFORE = re.compile(r"(?:mfu|hfu|utili[sz]ation|efficiency)\s*(?:of|=|:|is|at)?\s*(?:about|around|~|roughly)?\s*$", re.I)
+_SEQ_AT = re.compile(r"\b(?:at|with|for|of)\s+(?:a\s+)?$", re.I)
+
+# --- qualifiers: tolerance and direction --------------------------------------------------------
+
+_QUALIFIERS_BEFORE: list[tuple[str, float, re.Pattern]] = [
+    ("at_least", DEFAULT_TOLERANCE, re.compile(r"(?:at\s+least|more\s+than|over|above|upwards\s+of|no\s+less\s+than|not\s+less\s+than|a\s+minimum\s+of|minimum\s+of|north\s+of|in\s+excess\s+of|greater\s+than|≥|>=|>)\s*(?:just\s+)?$", re.I)),
+    ("at_most", DEFAULT_TOLERANCE, re.compile(r"(?:at\s+most|less\s+than|fewer\s+than|under|below|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|within|just\s+under|south\s+of|as\s+little\s+as|≤|<=|<)\s*(?:just\s+)?$", re.I)),
+    ("approx", ORDER_OF_MAGNITUDE_TOLERANCE, re.compile(r"(?:(?:on\s+)?the\s+order\s+of|order\s+of\s+magnitude\s+(?:of\s+)?|ballpark\s+(?:of\s+)?|in\s+the\s+ballpark\s+of)\s*$", re.I)),
+    ("approx", EXACT_TOLERANCE, re.compile(r"(?:exactly|precisely|exact)\s*$", re.I)),
+    ("approx", HEDGED_TOLERANCE, re.compile(r"(?:about|around|roughly|approximately|approx\.?|circa|ca\.|some|nearly|almost|close\s+to|something\s+like|like|maybe|probably|give\s+or\s+take|~|≈|≃|~=|\u223c)\s*$", re.I)),
+]
+_QUALIFIERS_AFTER: list[tuple[str, float, re.Pattern]] = [
+    ("approx", HEDGED_TOLERANCE, re.compile(r"^\s*(?:-?ish\b|or\s+so\b|give\s+or\s+take\b|or\s+thereabouts\b|ballpark\b|roughly\b|approx(?:imately)?\b)", re.I)),
+    ("at_least", DEFAULT_TOLERANCE, re.compile(r"^\s*(?:or\s+more\b|at\s+(?:the\s+)?least\b|minimum\b|min\b|\+(?!\s*\d)|and\s+up\b)", re.I)),
+    ("at_most", DEFAULT_TOLERANCE, re.compile(r"^\s*(?:or\s+less\b|or\s+fewer\b|at\s+(?:the\s+)?most\b|max(?:imum)?\b|tops\b|or\s+under\b)", re.I)),
+]
+_PLUS_MINUS = re.compile(r"^\s*(?:±|\+/-|\+-)\s*(?P<p>\d{1,2}(?:\.\d+)?)\s*%")
+
+_MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
+    ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
+    ("total", re.compile(r"^\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|across\s+(?:all|the\s+cluster)|(?:of\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:is\s+|are\s+|gets\s+|get\s+)?(?:spread|split|divided|sharded|partitioned|distributed)\s+(?:evenly\s+)?(?:over|across|among|between))\b", re.I)),
+    ("per_token", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every)\s*(?:new\s+)?(?:token|tok)\b", re.I)),
+    ("per_sequence", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
+    ("per_layer", re.compile(r"^\s*(?:per|/|a|for\s+each|each)\s*layer\b", re.I)),
+    ("sent", re.compile(r"^\s*(?:(?:is|are|gets?)\s+)?(?:sent|transferred|moved|communicated|exchanged|on\s+the\s+wire)\b", re.I)),
+]
+_PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+(?:gpu|device|rank|card|worker)\b|\bper[- ]gpu\b)[^;\d]{0,60}$", re.I)
+_TOTAL_BEFORE = re.compile(r"\b(?:total|in\s+total|overall|altogether|combined|aggregate)\b[^;]{0,40}$|\b(?:shard(?:ing|s)?|split(?:ting|s)?|spread(?:ing|s)?|divid(?:e|es|ing)|partition(?:ing|s)?)\s+(?:the\s+|all\s+|those\s+)?(?:about\s+|~\s*)?$", re.I)
+_PER_GPU_ANYWHERE = re.compile(r"\bper[- ](?:gpu|device|rank)\b|\b(?:each|every)\s+(?:gpu|device|rank|card)\b|\beach\b|\bapiece\b", re.I)
+_SENT_BEFORE = re.compile(r"\b(?:sends?|sending|sent|transfers?|transferring|transmits?|moves?|moving|receives?|communicates?|traffic|pushes|ships?)\b[^;\d]{0,20}$", re.I)
+
+_RANGE_JOIN = re.compile(r"\s?(?:-|–|—|to)\s?(?=[\d.])|\s+(?:to|and)\s+(?=[\d.])", re.I)
+_BETWEEN = re.compile(r"\bbetween\s*$", re.I)
+
+
+def _mask(text: str, entities: list[Entity]) -> str:
+    chars = list(text)
+    for entity in entities:
+        for i in range(entity.start, entity.end):
+            chars[i] = "§"
+    return "".join(chars)
+
+
+def _read_number(masked: str, pos: int) -> tuple[re.Match, float] | None:
+    m = NUMBER_RE.match(masked, pos)
+    if not m or m.end() == m.start():
+        return None
+    value = number_value(m)
+    if value is None:
+        return None
+    return m, value
+
+
+def _read_magnitude(masked: str, pos: int, number_is_word: bool) -> tuple[str | None, float, int]:
+    """(magnitude text, factor, end) right after a number."""
+    m = MAGNITUDE_RE.match(masked, pos)
+    if not m:
+        return None, 1.0, pos
+    mag = m.group("mag")
+    if mag in MAGNITUDE_LETTERS:
+        if number_is_word:
+            return None, 1.0, pos
+        # "10 B" with a space, or "m": only before a count noun; a unit right here ("MB", "TB/s") wins.
+        if match_unit(masked, pos) is not None and mag in ("M", "m", "T", "B", "b", "k", "K"):
+            unit = match_unit(masked, pos)
+            if unit is not None and unit.end > m.end():
+                return None, 1.0, pos
+        rest = masked[m.end():m.end() + 40]
+        count_noun = re.match(r"[\s-]*(?:" + _FILLER + r")(?:param|parameter|token|tok|model|llm|request|user|req|quer|gpu|weight|sample|sequence|row|step|word|image|dollar|\$)", rest, re.I)
+        if (m.group("space") or mag == "m") and not count_noun:
+            return None, 1.0, pos
+        return mag, MAGNITUDE_LETTERS[mag], m.end()
+    return mag, MAGNITUDE_WORDS[mag.lower()], m.end()
+
+
+def _role_after(masked: str, pos: int, entities_at: dict[int, Entity]) -> tuple[str | None, int, dict]:
+    rest = masked[pos:pos + 80]
+    lead = re.match(r"[\s-]*", rest).end()
+    filler = re.match(_FILLER, rest[lead:], re.I)
+    skip = lead + (filler.end() if filler else 0)
+    for role, pattern in _NOUNS:
+        if role == "gpu_multiplier":
+            m = re.match(r"\s?(?:x|×)?\s?(?=§)", rest, re.I)
+            if m is not None:
+                entity = entities_at.get(pos + m.end())
+                if entity is not None and entity.kind == "gpu":
+                    return "gpus", pos + m.end(), {"gpu_entity": entity}
+            continue
+        for offset in dict.fromkeys((skip, lead)):
+            m = pattern.match(rest, offset)
+            if m:
+                extra = {"what": m.group("what").lower()} if role == "way" else {}
+                return role, pos + m.end(), extra
+    return None, pos, {}
+
+
+_HAS_WORD = re.compile(r"[A-Za-z]")
+
+
+def _role_before(masked: str, start: int, clause_start: int) -> str | None:
+    before = masked[max(clause_start, start - 40):start]
+    if not _HAS_WORD.search(before):
+        return None  # every role keyword is a word
+    for role, pattern in _BEFORE:
+        if pattern.search(before):
+            return role
+    return None
+
+
+def _qualifier(masked: str, start: int, end: int, clause_start: int) -> tuple[str, float, str | None]:
+    before = masked[max(clause_start, start - 30):start]
+    after = masked[end:end + 30]
+    if not re.search(r"[A-Za-z~≈≃∼<>≥≤±]", before + after):
+        return "approx", DEFAULT_TOLERANCE, None
+    for direction, tolerance, pattern in _QUALIFIERS_BEFORE:
+        m = pattern.search(before)
+        if m:
+            return direction, tolerance, m.group(0).strip()
+    for direction, tolerance, pattern in _QUALIFIERS_AFTER:
+        m = pattern.match(after)
+        if m:
+            return direction, tolerance, m.group(0).strip()
+    pm = _PLUS_MINUS.match(after)
+    if pm:
+        return "approx", float(pm.group("p")) / 100, pm.group(0).strip()
+    return "approx", DEFAULT_TOLERANCE, None
+
+
+MAX_MENTIONS_PER_PIECE = 50
+"""A piece of prose never holds more numbers than this; a dump of numbers is read only this far."""
+
+
+def parse_sentence(text: str, offset: int = 0, max_mentions: int = MAX_MENTIONS_PER_PIECE) -> ParsedSentence:
+    entities = find_entities(text)
+    masked = _mask(text, entities)
+    entities_at = {e.start: e for e in entities}
+    clauses = split_clauses(masked)
+    parsed = ParsedSentence(text=text, offset=offset, masked=masked, entities=entities, mentions=[], clauses=clauses)
+
+    pos = 0
+    while len(parsed.mentions) < max_mentions:
+        m = NUMBER_RE.search(masked, pos)
+        if not m:
+            break
+        if m.end() == m.start():
+            pos = m.end() + 1
+            continue
+        mention = _build_mention(parsed, m, entities_at)
+        if mention is None:
+            pos = m.end()
+            continue
+        parsed.mentions.append(mention)
+        pos = max(mention.end, m.end())
+    _six_n_d(parsed)
+    return parsed
+
+
+_SIX_N_D = re.compile(r"\b6\s*[×x*·]\s*$")
+_TIMES = re.compile(r"^\s*[×x*·]\s*$")
+
+
+def _six_n_d(parsed: ParsedSentence) -> None:
+    """"6 × 10B × 200B": the factors of 6·N·D are the parameters and the tokens, even without nouns."""
+    mentions = parsed.mentions
+    for first, second in zip(mentions, mentions[1:]):
+        if not _SIX_N_D.search(parsed.masked[max(0, first.start - 8):first.start]):
+            continue
+        if not _TIMES.match(parsed.masked[first.end:second.start]):
+            continue
+        if first.role in (None, "params") and second.role in (None, "params", "tokens"):
+            first.role, first.dim = "params", "parameters"
+            second.role, second.dim = "tokens", "tokens"
+
+
+def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, Entity]) -> Mention | None:
+    masked = parsed.masked
+    value = number_value(m)
+    if value is None:
+        return None
+    is_word = bool(m.group("word"))
+    if is_word and m.group("word").lower() in ("a", "an"):
+        # "a" is a number only before a magnitude word ("a billion")
+        nxt = MAGNITUDE_RE.match(masked, m.end())
+        if not nxt or nxt.group("mag").lower() not in MAGNITUDE_WORDS:
+            return None
+    start = m.start()
+    mag_text, factor, pos = _read_magnitude(masked, m.end(), is_word)
+    used_k = mag_text in ("k", "K", "thousand")
+    number = value * factor
+    low = high = None
+
+    # A range: "150-170 GB", "1 to 2 ms", "between 150 and 170 GB".
+    join = _RANGE_JOIN.match(masked, pos)
+    if join:
+        second = _read_number(masked, join.end())
+        if second is not None:
+            m2, value2 = second
+            mag2, factor2, pos2 = _read_magnitude(masked, m2.end(), bool(m2.group("word")))
+            unit2 = match_unit(masked, pos2)
+            is_and = "and" in masked[pos:join.end()].lower()
+            if unit2 is not None and (not is_and or _BETWEEN.search(masked[max(0, start - 12):start])):
+                if mag_text is None and mag2 is not None:
+                    factor, mag_text = factor2, mag2
+                    number = value * factor
+                low, high = number, value2 * factor2
+                pos = pos2
+                if low > high:
+                    low, high = high, low
+
+    unit = match_unit(masked, pos)
+    clause_index = parsed.clause_of(start)
+    clause_start = parsed.clauses[clause_index][0]
+    end = pos
+    dim = "number"
+    base = number
+    binary_alt = None
+    is_binary = False
+    unit_text = ""
+    role: str | None = None
+    extra: dict = {}
+    if unit is not None:
+        dim = unit.dim
+        base = number * unit.factor
+        end = unit.end
+        unit_text = unit.text
+        is_binary = unit.is_binary
+        if unit.binary_alternative:
+            binary_alt = number * unit.binary_alternative
+        if low is not None:
+            low, high = low * unit.factor, high * unit.factor
+        # "80GB A100": a memory size naming the GPU, not a claim.
+        if dim == "bytes" and re.match(r"\s?§", masked[end:end + 2]) and entities_at.get(end + (1 if masked[end:end + 1] == " " else 0)) is not None:
+            role = "gpu_memory"
+        if dim == "fraction":
+            after_role, after_end, _ = _role_after(masked, end, entities_at)
+            if after_role == "mfu" or _MFU_BEFORE.search(masked[max(clause_start, start - 40):start]):
+                role = "mfu"
+                if after_role == "mfu":
+                    end = after_end
+    else:
+        role, noun_end, extra = _role_after(masked, pos, entities_at)
+        if role == "gpu_multiplier":
+            role = None
+        if role is not None:
+            end = max(noun_end, pos) if role != "gpus" or "gpu_entity" not in extra else pos
+        else:
+            role = _role_before(masked, start, clause_start)
+        if role == "way":
+            role = {"tensor": "tp", "tp": "tp", "model": "tp", "pipeline": "stages", "pp": "stages", "data": "gpus", "dp": "gpus"}[extra["what"]]
+        if role == "params_model":
+            role = "params" if number >= 1e6 else None
+        if role == "mfu":
+            role = None  # "40 MFU" without % is not read
+        if role is None and mag_text in ("B", "b", "T", "billion", "trillion", "bn", "tn", "M", "million", "mn"):
+            role = "params"
+        if role is None and (used_k or (number >= 128 and _is_power_of_two(number))) and _SEQ_AT.search(masked[max(clause_start, start - 12):start]):
+            role = "seq"
+        if role in ("params",):
+            dim = "parameters"
+        elif role == "tokens":
+            dim = "tokens"
+        elif role == "requests":
+            dim = "count"
+        if role == "seq":
+            base = context_length(number, used_k)
+        if low is not None and dim == "number":
+            low = high = None
+
+    if low is not None and dim in ("number",):
+        low = high = None
+    direction, tolerance, qualifier = _qualifier(masked, start, end, clause_start)
+    if low is not None:
+        qualifier = qualifier or "range"
+    mention = Mention(
+        start=start, end=end, text=parsed.text[start:end], value=base, dim=dim, role=role,
+        magnitude=mag_text, used_k=used_k, binary_alternative=binary_alt, is_binary=is_binary,
+        low=low, high=high, direction=direction, tolerance=tolerance, qualifier=qualifier,
+        clause=clause_index, unit_text=unit_text,
+    )
+    _attach_markers(parsed, mention, clause_start)
+    if extra.get("gpu_entity") is not None:
+        mention.markers.add("gpu_count")
+    return mention
+
+
+_PAIRED = re.compile(r"^\s*(?:vs\.?|versus|and|or|compared\s+(?:to|with)|to|/)\s*(?:about\s+|~\s*)?[\d.,]+\s*[A-Za-z/]{1,8}\b")
+
+
+def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int) -> None:
+    after = parsed.masked[mention.end:mention.end + 60]
+    paired = _PAIRED.match(after)
+    for text in (after, after[paired.end():] if paired else None):
+        # "128 KB vs 512 KB per token": the unit of comparison applies to both numbers
+        if text is None:
+            continue
+        for marker, pattern in _MARKERS_AFTER:
+            if pattern.match(text):
+                mention.markers.add(marker)
+    before = parsed.masked[max(clause_start, mention.start - 80):mention.start]
+    if _PER_GPU_BEFORE.search(before):
+        mention.markers.add("per_gpu")
+    if _TOTAL_BEFORE.search(before):
+        mention.markers.add("total")
+    if re.search(r"\bper\s+token\b", before) and not mention.markers & {"per_sequence", "total"}:
+        mention.markers.add("per_token")
+    earlier_same_dim = bool(parsed.mentions) and any(m.dim == mention.dim for m in parsed.mentions[-20:])
+    sentence_per_layer = parsed.first_per_layer is not None and parsed.first_per_layer < mention.start
+    if re.search(r"\bper\s+layer\b", before) or (not earlier_same_dim and sentence_per_layer):
+        mention.markers.add("per_layer")
+    if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
+        mention.markers.add("sent")
+
+
+def _is_power_of_two(value: float) -> bool:
+    n = int(value)
+    return n == value and n > 0 and n & (n - 1) == 0

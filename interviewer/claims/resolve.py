@@ -1,0 +1,332 @@
+"""Filling a claim's inputs: the sentence first, then earlier sentences, then the scenario's facts.
+
+The candidate's own words win: a value in the claim's clause beats one elsewhere in the sentence,
+which beats what an earlier sentence said, which beats the scenario's given facts. Every value
+keeps where it came from, so the working can say "params = 10B (scenario)".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from interviewer.claims.entities import Entity
+from interviewer.claims.parser import Mention, ParsedSentence
+from interviewer.claims.units import context_length, parse_quantity
+
+SOURCE_WORDS = {"sentence": "you said", "earlier": "from earlier in your answer", "scenario": "scenario", "default": "assumed"}
+
+
+@dataclass(frozen=True)
+class Found:
+    value: object
+    source: str
+    """"sentence", "earlier", "scenario" or "default"."""
+    text: str = ""
+    used_k: bool = False
+    """Typed with a "k" ("4k tokens"): as a context length that is 4096."""
+
+    def note(self, name: str, shown: str | None = None) -> str:
+        shown = shown if shown is not None else str(self.value)
+        if self.source == "sentence":
+            return f"{name} = {shown} (you said '{self.text}')" if self.text else f"{name} = {shown} (from your sentence)"
+        if self.source == "earlier":
+            return f"{name} = {shown} (from earlier in your answer: '{self.text}')" if self.text else f"{name} = {shown} (from earlier in your answer)"
+        if self.source == "scenario":
+            return f"{name} = {shown} (given in the scenario)"
+        return f"{name} = {shown} (assumed)"
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A model named by the candidate or the scenario: presets (all readings) or a nominal size."""
+
+    presets: tuple[str, ...]
+    params: float | None
+    text: str
+
+
+# --- scenario facts --------------------------------------------------------------------------
+
+_FACT_ALIASES = {
+    "params": "params", "parameters": "params", "n_params": "params", "num_params": "params",
+    "gpus": "gpus", "num_gpus": "gpus", "n_gpus": "gpus", "world_size": "gpus", "dp": "gpus",
+    "gpu": "gpu", "hardware": "gpu", "accelerator": "gpu",
+    "dtype": "dtype", "precision_dtype": "dtype", "kv_dtype": "kv_dtype",
+    "seq": "seq", "seq_len": "seq", "sequence_length": "seq", "context": "seq", "context_length": "seq", "prompt_tokens": "seq",
+    "batch": "batch", "batch_size": "batch", "micro_batch": "batch", "microbatch_size": "batch",
+    "layers": "layers", "n_layers": "layers", "num_layers": "layers",
+    "hidden": "hidden", "d_model": "hidden", "hidden_size": "hidden",
+    "heads": "heads", "n_heads": "heads", "num_heads": "heads",
+    "kv_heads": "kv_heads", "n_kv_heads": "kv_heads", "num_kv_heads": "kv_heads",
+    "head_dim": "head_dim", "vocab": "vocab", "vocab_size": "vocab",
+    "model": "model", "preset": "model",
+    "rate": "rate", "qps": "rate", "arrival_rate": "rate", "requests_per_s": "rate",
+    "latency": "latency", "latency_s": "latency",
+    "tokens": "tokens", "train_tokens": "tokens", "dataset_tokens": "tokens",
+    "mfu": "mfu", "bandwidth": "bandwidth", "link_bandwidth": "bandwidth",
+    "zero": "zero", "zero_stage": "zero", "stages": "stages", "pp": "stages", "pipeline_stages": "stages",
+    "microbatches": "microbatches", "num_microbatches": "microbatches", "tp": "tp",
+    "compute": "compute", "flops": "compute", "compute_budget": "compute", "nodes": "nodes",
+    "precision": "precision", "optimizer": "optimizer",
+}
+_TEXT_FACTS = {"gpu", "dtype", "kv_dtype", "model", "precision", "optimizer"}
+TEXT_FACTS = frozenset(_TEXT_FACTS)
+"""Facts that are names (a GPU, a dtype, a model preset), not numbers."""
+KNOWN_FACTS = tuple(sorted(set(_FACT_ALIASES.values())))
+
+
+def fact_name(key: str) -> str | None:
+    """The canonical name of a fact key ("num_gpus" → "gpus"), or None if unknown."""
+    return _FACT_ALIASES.get(str(key).strip().lower().replace("-", "_"))
+
+
+def normalize_facts(facts: Mapping[str, object] | None) -> dict[str, object]:
+    """Scenario facts under canonical names; numbers given as strings ("10e9", "4k", "200 ms") are read."""
+    normalized: dict[str, object] = {}
+    if not facts:
+        return normalized
+    for key, value in facts.items():
+        name = fact_name(key)
+        if name is None or value is None or isinstance(value, bool):
+            continue
+        if name in _TEXT_FACTS:
+            normalized[name] = str(value).strip()
+            continue
+        number: float | None
+        if isinstance(value, (int, float)):
+            number = float(value)
+        else:
+            quantity = parse_quantity(str(value))
+            number = quantity.value if quantity is not None else None
+            if quantity is not None and name == "seq" and str(value).strip().lower().endswith("k"):
+                number = context_length(number, True)
+        if number is None or not math.isfinite(number):
+            continue
+        normalized[name] = number
+    return normalized
+
+
+# --- context carried between sentences --------------------------------------------------------
+
+CARRIED_ROLES = (
+    "bytes", "params", "gpus", "nodes", "seq", "batch", "tokens", "layers", "hidden", "heads", "kv_heads", "head_dim",
+    "vocab", "stages", "microbatches", "tp", "mfu", "bandwidth", "compute", "rate", "latency",
+)
+
+
+@dataclass
+class Context:
+    numbers: dict[str, Found] = field(default_factory=dict)
+    model: tuple[ModelRef, str] | None = None
+    gpu: tuple[Entity, str] | None = None
+    dtype: tuple[str, str] | None = None
+    zero: tuple[Entity, str] | None = None
+
+    def update(self, parsed: ParsedSentence, claims: set[int], roles: dict[int, str]) -> None:
+        """Remember this sentence's inputs (never its claims) for the sentences after it."""
+        models = [e for e in parsed.entities if e.kind == "model" and (e.variants or e.params)]
+        params_inputs = [m for i, m in enumerate(parsed.mentions) if i not in claims and roles.get(i) == "params"]
+        if models:
+            entity = models[-1]
+            self.model = (ModelRef(entity.variants, entity.params, entity.text), entity.text)
+            self.numbers.pop("params", None)
+            for name in ("layers", "hidden", "heads", "kv_heads", "head_dim", "vocab"):
+                self.numbers.pop(name, None)
+        elif params_inputs:
+            self.model = None
+        for index, mention in enumerate(parsed.mentions):
+            role = roles.get(index)
+            if index in claims or role not in CARRIED_ROLES:
+                continue
+            if role == "params" and models:
+                continue
+            self.numbers[role] = Found(mention.value, "earlier", mention.text, mention.used_k)
+        gpus = [e for e in parsed.entities if e.kind == "gpu"]
+        if gpus:
+            self.gpu = (gpus[-1], gpus[-1].text)
+        dtypes = [e for e in parsed.entities if e.kind == "dtype"]
+        if dtypes:
+            self.dtype = (str(dtypes[-1].value), dtypes[-1].text)
+        zeros = [e for e in parsed.entities if e.kind == "zero" and e.value is not None]
+        if zeros:
+            self.zero = (zeros[-1], zeros[-1].text)
+
+
+def input_roles(parsed: ParsedSentence) -> dict[int, str]:
+    """Each mention's input role (bytes/s are a bandwidth, FLOPs a compute budget, ...)."""
+    roles: dict[int, str] = {}
+    for index, mention in enumerate(parsed.mentions):
+        if mention.role:
+            roles[index] = mention.role
+        elif mention.dim == "bytes/s":
+            roles[index] = "bandwidth"
+        elif mention.dim in ("FLOPs", "flops?") and mention.value >= 1e15:
+            roles[index] = "compute"
+        elif mention.dim == "req_per_s":
+            roles[index] = "rate"
+        elif mention.dim == "seconds":
+            roles[index] = "latency"
+        elif mention.dim == "bytes":
+            roles[index] = "bytes"
+        elif mention.dim == "FLOP/s":
+            roles[index] = "peak"
+    return roles
+
+
+# --- the resolver for one claim ---------------------------------------------------------------
+
+
+class Resolver:
+    """Looks up a claim's inputs in its clause, its sentence, earlier sentences and the facts."""
+
+    def __init__(self, parsed: ParsedSentence, claim: Mention, context: Context, facts: dict[str, object], claims: set[int]):
+        self.parsed = parsed
+        self.claim = claim
+        self.context = context
+        self.facts = facts
+        self.claim_indices = claims
+        self.roles = input_roles(parsed)
+
+    # numbers -----------------------------------------------------------------------------
+    def _sentence_candidates(self, roles: tuple[str, ...]) -> list[Mention]:
+        found = []
+        for index, mention in enumerate(self.parsed.mentions):
+            if mention is self.claim or index in self.claim_indices:
+                continue
+            if self.roles.get(index) in roles:
+                found.append(mention)
+        return found
+
+    def in_sentence(self, *roles: str) -> Found | None:
+        candidates = self._sentence_candidates(roles)
+        if not candidates:
+            return None
+        claim = self.claim
+
+        best = min(candidates, key=lambda m: self._rank(m.start, m.end))
+        return Found(best.value, "sentence", best.text, best.used_k)
+
+    def number(self, *roles: str, fact: str | None = None, use_context: bool = True, use_facts: bool = True, as_seq: bool = False) -> Found | None:
+        found = self._number(roles, fact, use_context, use_facts)
+        if found is not None and as_seq and found.used_k and not isinstance(found.value, str):
+            value = context_length(float(found.value), True)  # type: ignore[arg-type]
+            if value != found.value:
+                return Found(value, found.source, found.text, True)
+        return found
+
+    def _number(self, roles: tuple[str, ...], fact: str | None, use_context: bool, use_facts: bool) -> Found | None:
+        found = self.in_sentence(*roles)
+        if found is not None:
+            return found
+        if use_context:
+            for role in roles:
+                if role in self.context.numbers:
+                    return self.context.numbers[role]
+        if use_facts:
+            key = fact or roles[0]
+            if key in self.facts and not isinstance(self.facts[key], str):
+                return Found(self.facts[key], "scenario")
+        return None
+
+    def gpus(self) -> Found | None:
+        """GPU count: "8 GPUs", "8x A100", or nodes × GPUs per node ("2 nodes of 8 GPUs")."""
+        gpus = self.in_sentence("gpus")
+        nodes = self.in_sentence("nodes")
+        if gpus is not None and nodes is not None:
+            text = self.parsed.text
+            if any(word in text.lower() for word in ("per node", "each", " of ", "/node", "per machine", "per server", "per host")):
+                return Found(float(gpus.value) * float(nodes.value), "sentence", f"{nodes.text} × {gpus.text}")
+        if gpus is not None:
+            return gpus
+        return self.number("gpus")
+
+    # entities ----------------------------------------------------------------------------
+    def _entities(self, kind: str) -> list[Entity]:
+        return [e for e in self.parsed.entities if e.kind == kind]
+
+    def _nearest_entity(self, kind: str, predicate=lambda e: True) -> Entity | None:
+        entities = [e for e in self._entities(kind) if predicate(e)]
+        if not entities:
+            return None
+        return min(entities, key=lambda e: self._rank(e.start, e.end))
+
+    def model(self) -> tuple[ModelRef, Found] | None:
+        named = [e for e in self._entities("model") if e.variants or e.params]
+        own_clause = [e for e in named if self.parsed.clause_of(e.start) == self.claim.clause]
+        distinct = {e.variants or e.params for e in named}
+        if len(distinct) > 1 and not own_clause and all(e.variants for e in named):
+            # "Llama-3-8B ... than Llama-2-7B's: 128 KB vs 512 KB": which number goes with which model is
+            # not clear, so each named model is a reading and the explanation says which one matched.
+            presets = tuple(dict.fromkeys(v for e in named for v in e.variants))
+            text = " or ".join(e.text for e in named)
+            return ModelRef(presets, None, text), Found(text, "sentence", text)
+        entity = self._nearest_entity("model", lambda e: bool(e.variants or e.params))
+        if entity is not None:
+            ref = ModelRef(entity.variants, entity.params, entity.text)
+            return ref, Found(entity.text, "sentence", entity.text)
+        if self.in_sentence("params") is not None:
+            return None  # the sentence gives a size; an earlier model name does not apply
+        if self.context.model is not None:
+            ref, text = self.context.model
+            return ref, Found(text, "earlier", text)
+        if "model" in self.facts and self.number("params", use_facts=False) is None:
+            name = str(self.facts["model"])
+            return ModelRef((name,), None, name), Found(name, "scenario")
+        return None
+
+    def gpu(self) -> tuple[Entity | None, Found] | None:
+        entity = self._nearest_entity("gpu")
+        if entity is not None:
+            return entity, Found(entity.text, "sentence", entity.text)
+        if self.context.gpu is not None:
+            entity, text = self.context.gpu
+            return entity, Found(text, "earlier", text)
+        if "gpu" in self.facts:
+            return None, Found(str(self.facts["gpu"]), "scenario")
+        return None
+
+    def dtype(self, clause_only: bool = False, fact: str = "dtype") -> Found | None:
+        if clause_only:
+            entity = self._nearest_entity("dtype", lambda e: self.parsed.clause_of(e.start) == self.claim.clause)
+        else:
+            entity = self._nearest_entity("dtype")
+        if entity is not None:
+            return Found(str(entity.value), "sentence", entity.text)
+        if not clause_only and self.context.dtype is not None:
+            value, text = self.context.dtype
+            return Found(value, "earlier", text)
+        if fact in self.facts:
+            return Found(str(self.facts[fact]), "scenario")
+        return None
+
+    def zero(self) -> tuple[Entity | None, Found] | None:
+        entity = self._nearest_entity("zero", lambda e: e.value is not None)
+        if entity is not None:
+            return entity, Found(entity.value, "sentence", entity.text)
+        if self.context.zero is not None:
+            entity, text = self.context.zero
+            return entity, Found(entity.value, "earlier", text)
+        if "zero" in self.facts:
+            return None, Found(int(float(self.facts["zero"])), "scenario")  # type: ignore[arg-type]
+        return None
+
+    def _rank(self, start: int, end: int) -> tuple[int, int, int]:
+        """Nearest first: the claim's own clause, then earlier clauses (a list reads left to right), then later ones."""
+        claim = self.claim
+        same_clause = 0 if self.parsed.clause_of(start) == claim.clause else 1
+        after = 1 if start >= claim.end and same_clause else 0
+        distance = claim.start - end if end <= claim.start else (start - claim.end) + 5
+        return same_clause, after, distance
+
+    def params_closer_than_model(self) -> bool:
+        """Whether a stated size ("a 7B model") is nearer the claim than a model name in the same sentence."""
+        params = [m for i, m in enumerate(self.parsed.mentions) if self.roles.get(i) == "params" and m is not self.claim and i not in self.claim_indices]
+        models = [e for e in self._entities("model") if e.variants or e.params]
+        if not params or not models:
+            return bool(params)
+        return min(self._rank(m.start, m.end) for m in params) < min(self._rank(e.start, e.end) for e in models)
+
+    def sentence_has(self, kind: str) -> bool:
+        return bool(self._entities(kind))

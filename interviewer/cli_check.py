@@ -1,0 +1,125 @@
+"""``interviewer check "TEXT" [--scenario ID] [--fact KEY=VALUE] [--json]``: check the numbers in an answer.
+
+Each numeric claim (a number with a unit, and what it is about) is recomputed with the
+calculators and judged ``correct`` (within its tolerance), ``incorrect`` (with the computed value
+and the working) or ``unverifiable`` (with what is missing). ``--json`` prints
+``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}]}``
+with ``claimed`` and ``computed`` in the SI base unit named by ``unit``. Bad input: a one-line
+``error: ...`` on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+from interviewer.cli import app, fail, print_json
+
+try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
+    from typer._click.exceptions import UsageError
+except ImportError:  # pragma: no cover
+    from click.exceptions import UsageError
+
+MAX_TEXT_CHARS = 2_000_000
+"""Longer input is refused rather than read into memory and parsed for minutes."""
+
+
+class _OneLineErrorCommand(TyperCommand):
+    """Click's usage errors (unknown option, missing argument) as one line, exit code 2."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as error:
+            typer.echo(f"error: {error.format_message()}", err=True)
+            raise typer.Exit(2) from None
+
+
+def _read_text(text: str) -> str:
+    if text == "-":
+        data = sys.stdin.buffer.read(MAX_TEXT_CHARS * 4 + 1)
+        text = data.decode("utf-8", errors="replace")
+    if len(text) > MAX_TEXT_CHARS:
+        fail(f"TEXT is too long ({len(text):,} characters; the limit is {MAX_TEXT_CHARS:,})")
+    if not text.strip():
+        fail("nothing to check: TEXT is empty")
+    return text
+
+
+def _scenario_facts(scenario_id: str) -> dict[str, Any]:
+    from rubrics.loader import RubricLoadError, get_scenario
+
+    try:
+        return dict(get_scenario(scenario_id).scenario.facts)
+    except KeyError as error:
+        fail(str(error.args[0]) if error.args else f"unknown scenario {scenario_id!r}")
+    except RubricLoadError as error:
+        first = error.errors[0] if error.errors else "unknown error"
+        fail(f"cannot load the scenarios: {first}")
+
+
+def _parse_facts(pairs: list[str]) -> dict[str, Any]:
+    from interviewer.claims.resolve import KNOWN_FACTS, TEXT_FACTS, fact_name
+    from interviewer.claims.units import parse_quantity
+
+    facts: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
+            fail(f"--fact: expected KEY=VALUE (e.g. params=10e9), got {pair!r}")
+        name = fact_name(key)
+        if name is None:
+            fail(f"--fact: unknown fact {key!r}; known: {', '.join(KNOWN_FACTS)}")
+        if name not in TEXT_FACTS and parse_quantity(value) is None:
+            fail(f"--fact: {key}: expected a number such as 10e9, 10B, 4k or 200ms, got {value!r}")
+        facts[key] = value
+    return facts
+
+
+def _table(checks: list) -> str:
+    from interviewer.claims.units import format_value
+
+    if not checks:
+        return "No numeric claims found."
+    rows = [("#", "verdict", "quantity", "claimed", "computed")]
+    for index, check in enumerate(checks, 1):
+        rows.append((
+            str(index), check.verdict, check.quantity,
+            format_value(check.claimed, check.unit) if check.claimed is not None else "-",
+            format_value(check.computed, check.unit) if check.computed is not None else "-",
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows[:1]]
+    lines.append("  ".join("-" * width for width in widths))
+    for row, check in zip(rows[1:], checks, strict=True):
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+        lines.append(f"    {check.text}")
+        lines.append(f"    {check.explanation}")
+    counts = {verdict: sum(1 for c in checks if c.verdict == verdict) for verdict in ("correct", "incorrect", "unverifiable")}
+    lines.append("")
+    lines.append(f"{len(checks)} claim{'s' if len(checks) != 1 else ''}: " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items()))
+    return "\n".join(lines)
+
+
+@app.command("check", cls=_OneLineErrorCommand)
+def check(
+    text: Annotated[str, typer.Argument(help='The answer to check (use "-" to read it from stdin).', show_default=False)],
+    scenario: Annotated[str | None, typer.Option("--scenario", help="Scenario id whose given facts (params, gpus, gpu, ...) fill missing inputs.")] = None,
+    fact: Annotated[list[str] | None, typer.Option("--fact", help="A given value KEY=VALUE, e.g. params=10e9 or gpu=a100 (repeatable; overrides the scenario).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {\"claims\": [...]} as JSON, values in SI base units.")] = False,
+) -> None:
+    """Find the numeric claims in TEXT and check each with the calculators."""
+    content = _read_text(text)
+    facts: dict[str, Any] = _scenario_facts(scenario) if scenario else {}
+    facts.update(_parse_facts(fact or []))
+    from interviewer.claims import check_claims
+
+    checks = check_claims(content, facts)
+    if as_json:
+        print_json({"claims": [c.to_public_dict() for c in checks]})
+    else:
+        typer.echo(_table(checks))
