@@ -19,7 +19,14 @@ def clean(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'(\[A-Z0-9*-])|\n\s*\n|\n\s*[-*•]\s+|\n(?=\s*\d+[.)]\s)")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])\s+(?=[\"'(\[A-Z0-9*-])"  # end of a sentence
+    r"|\n\s*\n"  # blank line
+    r"|\n\s*[-*•]\s+"  # bullet item
+    r"|\n(?=\s*\d+[.)]\s)"  # numbered item
+    r"|\n(?=\s*\|)"  # Markdown table row: each row is its own statement
+    r"|\n(?=\s*#)"  # heading
+)
 
 
 def split_sentences(text: str) -> list[str]:
