@@ -1,0 +1,153 @@
+#!/usr/bin/env python
+"""TUI latency in a real terminal (tmux): launch → home screen, and answer → interviewer reply.
+
+    python bench/tui_latency.py                 # 5 launches, 5 sessions × 4 answers, offline mode
+    python bench/tui_latency.py --runs 9 --json # more runs, one JSON object on stdout
+
+Launch: from the moment tmux starts ``python -m interviewer`` (no arguments) until the home
+screen's text is on screen (``capture-pane`` polled every 10 ms), and until the scenario list
+is filled. Turn: from ``send-keys C-s`` until the reply is in and the editor offers Ctrl+S
+again (see ``tmux_session.send_and_wait``), with the models already warm (steady state); the
+first turn of each session is also reported, as "cold" when it raced the warm-up.
+Medians over runs. Each run uses a fresh data folder; the knowledge index is shared between
+runs (``--chroma-dir``) so that building it is not what gets measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tmux_session import (  # noqa: E402
+    DEFAULT_CHROMA_CACHE,
+    CheckFailed,
+    TmuxApp,
+    app_command,
+    app_env,
+    idle,
+    send_and_wait,
+    transcript_shown,
+    typed,
+)
+
+HOME_TEXT = "search scenarios"
+LIST_TEXT = " scenarios ─"
+ANSWERS = [
+    "Mixed-precision AdamW keeps 16 bytes per parameter, so 10B parameters need 160 GB of model states.",
+    "I would shard them with ZeRO-3 over the 8 GPUs, which leaves 20 GB of model states per GPU.",
+    "Activations: I would turn on activation checkpointing and keep bf16 for the matmuls.",
+    "With Chinchilla's 20 tokens per parameter that is 200B tokens, about 1.2e22 FLOPs.",
+    "Gradient accumulation keeps the global batch near a million tokens with a linear warmup.",
+    "I would checkpoint every hour, optimizer state included, to local NVMe and then the object store.",
+    "ZeRO-2 would need 37.5 GB per GPU of model states, too close to the 40 GB limit.",
+    "Loss spikes: skip the bad batches, lower the learning rate and restart from the last checkpoint.",
+]
+"""Distinct answers, so a repeated text can never be mistaken for the one just typed."""
+
+
+def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int]) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as folder:
+        app = TmuxApp(app_command(entry), width=size[0], height=size[1], env=app_env(Path(folder), chroma_dir), cwd=Path(folder))
+        try:
+            started = app.start()
+            app.wait_for(HOME_TEXT, timeout=60, poll=0.01)
+            home = time.monotonic() - started
+            app.wait_for(LIST_TEXT, timeout=60, poll=0.01)
+            listed = time.monotonic() - started
+            app.keys("C-q")
+            return home, listed
+        finally:
+            app.stop()
+
+
+def measure_turns(entry: str, chroma_dir: Path | None, size: tuple[int, int], answers: int) -> tuple[float, list[float]]:
+    """(first turn right after opening, then steady-state turns with the models warm)."""
+    with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as folder:
+        app = TmuxApp(app_command(entry), width=size[0], height=size[1], env=app_env(Path(folder), chroma_dir), cwd=Path(folder))
+        try:
+            app.start()
+            app.wait_for(LIST_TEXT, timeout=60)
+            app.keys("/")
+            app.type("10B-parameter")
+            app.wait_until(lambda s: "The Transformer" not in s, "the search to filter", timeout=10)
+            app.keys("Enter")
+            app.wait_until(lambda s: idle(s) and transcript_shown(s), "the first question", timeout=120)
+            app.type(ANSWERS[0])
+            app.wait_until(typed(ANSWERS[0]), "the answer in the editor", timeout=20)
+            first = send_and_wait(app, timeout=180)
+            app.wait_until(lambda s: "loading models" not in s, "the warm-up", timeout=300)
+            steady = []
+            for index in range(answers):
+                text = ANSWERS[1 + index % (len(ANSWERS) - 1)]
+                app.type(text)
+                app.wait_until(typed(text), "the answer in the editor", timeout=20)
+                steady.append(send_and_wait(app, timeout=180))
+            app.keys("C-q")
+            return first, steady
+        finally:
+            app.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="launches and interview sessions to time (default 5)")
+    parser.add_argument("--answers", type=int, default=4, help="steady-state answers per session (default 4)")
+    parser.add_argument("--entry", choices=["cli", "tui"], default="cli", help="cli: python -m interviewer; tui: python -m tui")
+    parser.add_argument("--size", default="120x40")
+    parser.add_argument("--chroma-dir", type=Path, default=DEFAULT_CHROMA_CACHE)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    size = tuple(int(part) for part in args.size.lower().split("x"))
+    say = (lambda *a, **k: None) if args.json else print
+
+    try:
+        say(f"warming the knowledge index cache in {args.chroma_dir} (not timed)…", flush=True)
+        measure_launch(args.entry, args.chroma_dir, size)
+        launches = []
+        for run in range(args.runs):
+            home, listed = measure_launch(args.entry, args.chroma_dir, size)
+            launches.append((home, listed))
+            say(f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms", flush=True)
+        firsts, steady = [], []
+        for run in range(args.runs):
+            first, turns = measure_turns(args.entry, args.chroma_dir, size, args.answers)
+            firsts.append(first)
+            steady.extend(turns)
+            warm = ", ".join(f"{t * 1000:.0f}" for t in turns)
+            say(f"  session {run + 1}: first turn {first * 1000:6.0f} ms, warm turns {warm} ms", flush=True)
+    except CheckFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        return 1
+
+    summary = {
+        "entry": args.entry,
+        "terminal": args.size,
+        "runs": args.runs,
+        "launch_to_home_ms_median": round(statistics.median(h for h, _ in launches) * 1000),
+        "launch_to_scenario_list_ms_median": round(statistics.median(listed for _, listed in launches) * 1000),
+        "first_turn_ms_median": round(statistics.median(firsts) * 1000),
+        "warm_turn_ms_median": round(statistics.median(steady) * 1000),
+        "warm_turns_measured": len(steady),
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(
+            f"\nmedians ({args.entry} entry, {args.size}, {args.runs} runs):\n"
+            f"  launch → home screen        {summary['launch_to_home_ms_median']:6d} ms\n"
+            f"  launch → scenario list      {summary['launch_to_scenario_list_ms_median']:6d} ms\n"
+            f"  first answer → reply        {summary['first_turn_ms_median']:6d} ms\n"
+            f"  answer → reply (warm)       {summary['warm_turn_ms_median']:6d} ms  ({len(steady)} turns)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""App-wide behaviour: factory, start-up, background warm-up, help, command palette, themes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+from textual.command import CommandPalette
+from tui_fakes import TRAINING_SCENARIO, FakeCore
+from tui_helpers import notifications, screen_name, settle
+
+from interviewer.config import Settings
+from tui.app import InterviewerApp, make_app
+from tui.screens.help_screen import help_markdown, key_label
+from tui.screens.interview_screen import InterviewScreen
+from tui.widgets.models_status import ModelsStatus
+
+
+def test_importing_the_app_loads_no_heavy_modules():
+    """The first screen must not wait for torch, Chroma or the engine."""
+    code = (
+        "import sys, tui.app\n"
+        "heavy = [m for m in ('torch', 'chromadb', 'interviewer.engine', 'interviewer.tools', 'textual_plotext', 'openai')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
+
+
+async def test_make_app_with_defaults_opens_the_store_in_interviewer_home(interviewer_home):
+    app = make_app()
+    assert isinstance(app, InterviewerApp)
+    assert app.store is not None and app.store.path.parent == interviewer_home
+    assert app.settings.theme == "textual-dark"
+    app.store.close()
+
+
+async def test_agent_factory_argument_replaces_the_engine(store, core):
+    calls = []
+
+    def factory(scenario_id, **options):
+        calls.append((scenario_id, options))
+        return core.start(scenario_id, **options)
+
+    app = make_app(Settings(), store=store, agent_factory=factory, services=core.services())
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert calls == [(TRAINING_SCENARIO.id, {"level": "senior", "time_limit_minutes": None, "mode": "offline"})]
+
+
+async def test_a_broken_config_is_a_notification(interviewer_home, monkeypatch):
+    (interviewer_home / "config.toml").write_text("llm_temperature = 'hot'\n")
+    app = make_app(services=None)
+    app.services.warm_up = lambda: None
+    app.services.load_scenarios = lambda: ([], [])
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert any("llm_temperature" in n for n in notifications(app))
+    app.store.close()
+
+
+async def test_an_unopenable_database_is_a_notification(interviewer_home):
+    (interviewer_home / "interviewer.db").write_text("this is not a database" * 100)
+    core = FakeCore(store=None)
+    app = make_app(Settings(), services=core.services())
+    assert app.store is None
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+        assert any("History and resume are off" in n for n in notifications(app))
+        await pilot.press("enter")  # interviews still run, unstored
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+
+
+async def test_models_load_in_the_background_after_the_first_screen(app):
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_warm_up():
+        started.set()
+        release.wait(5)
+
+    app.services.warm_up = slow_warm_up
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert screen_name(app) == "HomeScreen"
+        started.wait(2)
+        status = app.screen.query_one(ModelsStatus)
+        assert app.models_state == "loading"
+        assert "loading models" in str(status.render())
+        await pilot.press("slash", *"kv")  # the screen answers while models load
+        assert app.focused.value == "kv"
+        release.set()
+        await settle(pilot)
+        assert app.models_state == "ready"
+        assert not status.display or status.has_class("-ready")
+
+
+async def test_a_failed_warm_up_is_a_warning_and_the_app_goes_on(app):
+    def broken():
+        raise OSError("embedder weights not found")
+
+    app.services.warm_up = broken
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert app.models_state == "failed"
+        assert any("embedder weights not found" in n for n in notifications(app))
+
+
+class TestHelp:
+    def test_help_lists_every_binding_of_every_screen(self):
+        text = help_markdown()
+        for binding in InterviewScreen.BINDINGS:
+            assert key_label(binding.key) in text
+        assert "Ctrl+S / Ctrl+J" in text and "Enter adds a new line" in text
+        assert "F2 / Ctrl+T" in text and "F10 / Ctrl+G" in text
+
+    def test_key_labels(self):
+        assert key_label("ctrl+s,ctrl+j") == "Ctrl+S / Ctrl+J"
+        assert key_label("f10") == "F10"
+        assert key_label("slash") == "/"
+        assert key_label("escape,q") == "Esc / q"
+
+    async def test_f1_opens_help_anywhere_and_escape_closes(self, app):
+        async with app.run_test() as pilot:
+            await settle(pilot)
+            app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=None)
+            await settle(pilot)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert screen_name(app) == "HelpScreen"
+            await pilot.press("f1")
+            await pilot.pause()
+            assert screen_name(app) == "InterviewScreen"
+            await pilot.press("f1", "q")
+            await pilot.pause()
+            assert screen_name(app) == "InterviewScreen"
+            await pilot.press("f1", "question_mark")
+            await pilot.pause()
+            assert screen_name(app) == "InterviewScreen"
+            await pilot.press("f1", "escape")
+            await pilot.pause()
+            assert screen_name(app) == "InterviewScreen"
+
+
+class TestCommandPalette:
+    async def test_palette_offers_the_app_and_screen_actions(self, app):
+        async with app.run_test() as pilot:
+            await settle(pilot)
+            app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=None)
+            await settle(pilot)
+            titles = [command.title for command in app.get_system_commands(app.screen)]
+            expected = ["History", "Keys and help", "Toggle light/dark theme", "Hint", "Skip step", "End interview", "Scratch calculator"]
+            assert set(expected) <= set(titles)
+
+    async def test_palette_runs_a_command(self, app):
+        async with app.run_test() as pilot:
+            await settle(pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"history")
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert screen_name(app) == "HistoryScreen"
+
+
+class TestThemes:
+    async def test_theme_comes_from_settings(self, store, core):
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            assert app.theme == "textual-light"
+
+    async def test_unknown_theme_falls_back_with_a_warning(self, store, core):
+        app = make_app(Settings(theme="no-such-theme"), store=store, services=core.services())
+        async with app.run_test() as pilot:
+            await settle(pilot)
+            assert app.theme == "textual-dark"
+            assert any("no-such-theme" in n for n in notifications(app))
+
+    async def test_toggle_between_light_and_dark(self, app):
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            app.action_toggle_theme()
+            assert app.theme == "textual-light"
+            app.action_toggle_theme()
+            assert app.theme == "textual-dark"
+
+
+async def test_ctrl_q_quits_from_the_interview(app):
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=None)
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0

@@ -1,0 +1,424 @@
+"""Interview screen: a full interview, every key, streaming, slow and failing turns, resume."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Select
+from tui_fakes import KV_SCENARIO, TRAINING_SCENARIO, seed_history
+from tui_helpers import notifications, screen_name, settle
+
+from interviewer.domain import InterviewStatus
+from tui.screens.interview_screen import InterviewRequest, InterviewScreen
+from tui.widgets.answer_editor import AnswerEditor
+from tui.widgets.claim_card import ClaimCard
+from tui.widgets.step_progress import StepProgress
+from tui.widgets.transcript_view import CandidateAnswer, TranscriptView
+from tui.widgets.turn_status import TurnStatus
+
+
+async def open_interview(pilot, scenario_id: str = TRAINING_SCENARIO.id, **options) -> InterviewScreen:
+    app = pilot.app
+    await settle(pilot)
+    app.start_interview(scenario_id, level=options.get("level", "senior"), mode="offline", time_limit_minutes=options.get("minutes"))
+    await settle(pilot)
+    assert isinstance(app.screen, InterviewScreen)
+    return app.screen
+
+
+def transcript_text(app) -> str:
+    return app.screen.query_one(TranscriptView).plain_text()
+
+
+async def test_full_interview_from_home_to_scorecard(app, core, store):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # the first scenario, from the home list
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+        assert app.focused is app.screen.query_one(AnswerEditor)
+        assert "Step 1." in transcript_text(app)
+        answers = [
+            "Mixed-precision Adam needs 16 bytes per param,\nso 160 GB in total.",
+            "ZeRO-3 over 8 GPUs gives 20 GB per GPU.",
+            "Activation checkpointing: recompute in the backward pass.",
+        ]
+        for answer in answers:
+            first, _, rest = answer.partition("\n")
+            await pilot.press(*first)
+            if rest:
+                await pilot.press("enter", *rest)  # Enter is a new line, not send
+            assert screen_name(app) == "InterviewScreen"
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+        assert screen_name(app) == "ScorecardScreen"
+        agent = core.agents[0]
+        assert agent.calls == ["start", "respond", "respond", "respond"]
+        # The multi-line answer arrived whole, newline included.
+        assert agent.turns[2].text == answers[0]
+        record = store.get(agent.interview_id)
+        assert record.status == InterviewStatus.finished
+        await pilot.press("escape")
+        assert screen_name(app) == "HomeScreen"
+
+
+async def test_enter_adds_a_new_line_and_ctrl_j_sends(app, core):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        await pilot.press(*"first line", "enter", *"second line")
+        editor = screen.query_one(AnswerEditor)
+        assert editor.text == "first line\nsecond line"
+        assert core.agents[0].calls == ["start"]
+        await pilot.press("ctrl+j")
+        await settle(pilot)
+        assert core.agents[0].calls == ["start", "respond"]
+        assert core.agents[0].turns[2].text == "first line\nsecond line"
+        assert editor.text == ""
+
+
+async def test_empty_answer_is_not_sent(app, core):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert core.agents[0].calls == ["start"]
+        assert any("Type an answer first" in n for n in notifications(app))
+
+
+async def test_claims_and_progress_show_in_the_side_panel(app, core):
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_interview(pilot)
+        screen.query_one(AnswerEditor).text = "The model states are 80 GB."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        cards = list(screen.query("#claims ClaimCard"))
+        assert len(cards) == 1 and cards[0].verdict == "incorrect"
+        assert cards[0].has_class("-incorrect")
+        rendered = cards[0].plain_text()
+        assert "80.0 GB" in rendered and "160.0 GB" in rendered and "16 bytes/param" in rendered
+        # A wrong number shows its working straight away; a right one keeps it folded.
+        assert not cards[0].query_one("Collapsible").collapsed
+        steps = screen.query_one(StepProgress)
+        assert (steps.step_index, steps.covered) == (1, 1)
+        assert "Step 2/3" in str(screen.query_one("#bar-step").render())
+        assert "✘1" in str(screen.query_one("#bar-claims").render())
+        # Wide terminal: the side panel is shown and the inline copy is hidden.
+        assert screen.has_class("-side-visible")
+        assert not screen.query_one(".inline-claim").display
+
+
+async def test_narrow_terminal_hides_the_panel_and_shows_claims_inline(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_interview(pilot)
+        assert not screen.has_class("-side-visible")
+        assert not screen.query_one("#side").display
+        screen.query_one(AnswerEditor).text = "I need 160 GB for the states."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        inline = screen.query_one(TranscriptView).query_one(ClaimCard)
+        assert inline.display and inline.verdict == "correct"
+        assert inline.query_one("Collapsible").collapsed
+        await pilot.press("f8")
+        assert screen.has_class("-side-visible") and screen.query_one("#side").display
+        await pilot.press("f8")
+        assert not screen.has_class("-side-visible")
+
+
+async def test_hint_keys(app, core):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        agent = core.agents[0]
+        assert agent.calls == ["start", "hint", "hint"]
+        assert TRAINING_SCENARIO.steps[0].hint in transcript_text(app)
+        assert any("A hint costs 2 points" in n for n in notifications(app))
+
+
+async def test_skip_keys(app, core):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+        assert screen.query_one(StepProgress).step_index == 1
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert screen.query_one(StepProgress).step_index == 2
+        assert core.agents[0].calls == ["start", "skip", "skip"]
+
+
+async def test_end_asks_first_and_shows_the_scorecard(app, core):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press("f10")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "InterviewScreen"
+        assert core.agents[0].calls == ["start"]
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert core.agents[0].calls == ["start", "end"]
+        assert screen_name(app) == "ScorecardScreen"
+
+
+async def test_escape_returns_focus_to_the_editor(app):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        screen.query_one(TranscriptView).focus()
+        await pilot.press("escape")
+        assert app.focused is screen.query_one(AnswerEditor)
+
+
+async def test_slow_turn_shows_progress_and_the_screen_keeps_working(app, core):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        core.agents[0].delay = 2.0
+        screen.query_one(AnswerEditor).text = "ZeRO-3 it is."
+        await pilot.press("ctrl+s")
+        await asyncio.sleep(0.4)
+        await pilot.pause()
+        status = screen.query_one(TurnStatus)
+        assert status.busy and status.has_class("-visible")
+        assert "thinking" in str(status.render())
+        assert isinstance(screen.query(CandidateAnswer).last(), CandidateAnswer)
+        # Not frozen: the candidate can already type the next answer...
+        await pilot.press(*"next")
+        assert screen.query_one(AnswerEditor).text == "next"
+        # ...but a second send waits for the reply instead of cancelling it.
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any("still replying" in n for n in notifications(app))
+        await settle(pilot)
+        assert not status.busy and not status.has_class("-visible")
+        assert core.agents[0].calls == ["start", "respond"]
+        assert screen.query_one(AnswerEditor).text == "next"
+
+
+async def test_failed_turn_notifies_and_puts_the_answer_back(app, core):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        core.agents[0].fail_next = True
+        screen.query_one(AnswerEditor).text = "My carefully written answer."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+        assert any("LLM endpoint unreachable" in n for n in notifications(app))
+        assert screen.query_one(AnswerEditor).text == "My carefully written answer."
+        assert not screen.query(CandidateAnswer)  # the unsent bubble is gone
+        await pilot.press("ctrl+s")  # retry works
+        await settle(pilot)
+        assert core.agents[0].turns[2].text == "My carefully written answer."
+
+
+async def test_streamed_reply_ends_as_the_complete_message(app, core):
+    core.agent_options = {"stream": True}
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        screen.query_one(AnswerEditor).text = "16 bytes per parameter."
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        entries = screen.query_one(TranscriptView).entries
+        last = entries[-1]
+        assert last.source == f"**Step 2.** {TRAINING_SCENARIO.steps[1].question}"
+        assert last.border_subtitle == ""
+
+
+async def test_time_limit_counts_down_in_the_bar(app):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot, minutes=45)
+        assert "45:00 left" in str(screen.query_one("#timer").render())
+
+
+async def test_calculator_keys_run_and_insert_into_the_answer(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_interview(pilot)
+        await pilot.press(*"States need ")
+        await pilot.press("f4")
+        await settle(pilot)
+        assert screen_name(app) == "CalculatorModal"
+        modal = app.screen
+        assert modal.query_one("#calculator-name", Select).value == "kv-cache"
+        modal.query_one("#calculator-name", Select).value = "model-states"
+        await settle(pilot)
+        modal.query_one("#field-params").focus()
+        await pilot.press(*"10B", "enter")
+        await settle(pilot)
+        assert "160.0 GB" in str(modal.query_one("#calculator-output").render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+        assert screen.query_one(AnswerEditor).text == "States need 160.0 GB (149.0 GiB)"
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert screen_name(app) == "CalculatorModal"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "InterviewScreen"
+
+
+async def test_calculator_input_error_names_the_field(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        modal = app.screen
+        modal.query_one("#field-layers").focus()
+        await pilot.press(*"lots", "enter")
+        await settle(pilot)
+        assert "layers: not a number" in str(modal.query_one("#calculator-output").render())
+        assert modal.query_one("#row-layers").has_class("-invalid")
+        await pilot.press("ctrl+s")  # nothing to insert yet
+        await pilot.pause()
+        assert screen_name(app) == "CalculatorModal"
+
+
+async def test_calculators_unavailable_is_shown_in_the_modal(app):
+    def broken():
+        raise ImportError("No module named 'interviewer.tools'")
+
+    app.services.calculators = broken
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        assert "not available" in str(app.screen.query_one("#calculator-output").render())
+
+
+async def test_resume_an_interrupted_interview(app, core, store):
+    unfinished = seed_history(store)[-1]
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.resume_interview(unfinished)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InterviewScreen)
+        text = transcript_text(app)
+        # What was said before is back, then the pending question is asked again.
+        assert "I would shard with ZeRO-3" in text
+        assert text.rstrip().endswith(KV_SCENARIO.steps[0].question)
+        screen.query_one(AnswerEditor).text = "2 × 32 × 32 × 128 × 4096 × 2 bytes = 2 GiB"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "ScorecardScreen"
+        assert store.get(unfinished).status == InterviewStatus.finished
+
+
+async def test_resume_failure_goes_back_home(app, core):
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.resume_interview(9999)
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+        assert any("Could not resume interview 9999" in n for n in notifications(app))
+
+
+async def test_keys_before_the_agent_is_ready_are_refused_politely(app, core):
+    core.agent_options = {"delay": 0.5}
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.push_screen(InterviewScreen(InterviewRequest(scenario_id=TRAINING_SCENARIO.id)))
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert any("still" in n for n in notifications(app))
+        await settle(pilot)
+        assert core.agents[0].calls == ["start"]
+
+
+async def test_leave_keeps_the_interview_resumable(app, core, store):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        screen.action_leave()
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+        assert store.get(core.agents[0].interview_id).status == InterviewStatus.active
+
+
+async def test_quitting_with_an_unsent_answer_asks_first(app):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"half an answer")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "InterviewScreen"
+        assert app.screen.query_one(AnswerEditor).text == "half an answer"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_leaving_with_an_unsent_answer_asks_first(app):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        screen.query_one(AnswerEditor).text = "draft"
+        screen.action_leave()
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+
+
+async def test_calculator_ctrl_r_runs(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        modal = app.screen
+        modal.query_one("#calculator-name", Select).value = "model-states"
+        await settle(pilot)
+        modal.query_one("#field-params").value = "1B"
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert "16.0 GB" in str(modal.query_one("#calculator-output").render())
+
+
+async def test_confirmation_answers_with_y_and_n(app, core):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press("f10", "n")
+        await pilot.pause()
+        assert screen_name(app) == "InterviewScreen"
+        await pilot.press("f10", "y")
+        await settle(pilot)
+        assert screen_name(app) == "ScorecardScreen"
+        assert core.agents[0].calls == ["start", "end"]
+
+
+async def test_make_app_with_resume_id_opens_that_interview(settings, store, core):
+    from tui.app import make_app
+
+    unfinished = seed_history(store)[-1]
+    app = make_app(settings, store=store, services=core.services(), resume_id=unfinished)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+        assert core.agents[-1].interview_id == unfinished
+        assert len(app.screen_stack) == 2
+
+
+async def test_end_during_a_slow_turn_cancels_it_and_scores(app, core):
+    async with app.run_test() as pilot:
+        screen = await open_interview(pilot)
+        core.agents[0].delay = 3.0
+        screen.query_one(AnswerEditor).text = "A slow answer."
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert screen.turn_in_flight == "respond"
+        core.agents[0].delay = 0.0
+        await pilot.press("f10", "enter")
+        await settle(pilot)
+        assert screen_name(app) == "ScorecardScreen"
+        assert core.agents[0].calls == ["start", "respond", "end"]

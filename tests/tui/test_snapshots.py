@@ -1,0 +1,207 @@
+"""Snapshots of every screen at 80×24 and 120×40 (pytest-textual-snapshot).
+
+Deterministic by construction: the fake agent's script, fixed timestamps (UTC), a frozen
+clock (the timer reads 00:00), no cursor blink, no toasts. Update the baselines with
+``pytest tests/tui/test_snapshots.py --snapshot-update`` after looking at the report.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, TextArea
+from tui_fakes import KV_SCENARIO, TRAINING_SCENARIO, seed_history
+from tui_helpers import settle
+
+from interviewer.config import Settings
+from tui.app import make_app
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+async def steady(pilot) -> None:
+    """Finish every worker, stop cursors blinking and drop toasts before the picture."""
+    await settle(pilot)
+    app = pilot.app
+    for screen in app.screen_stack:
+        for widget in screen.query(TextArea):
+            widget.cursor_blink = False
+        for widget in screen.query(Input):
+            widget.cursor_blink = False
+    app.clear_notifications()
+    await pilot.pause()
+
+
+async def start_training_interview(pilot) -> None:
+    await settle(pilot)
+    pilot.app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=45)
+    await settle(pilot)
+
+
+async def answer(pilot, text: str) -> None:
+    pilot.app.screen.query_one("#answer").text = text
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+@pytest.fixture
+def seeded_app(settings, store, core):
+    seed_history(store)
+    return make_app(settings, store=store, services=core.services())
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestHomeScreen:
+    def test_home(self, snap_compare, seeded_app, size):
+        assert snap_compare(seeded_app, terminal_size=size, run_before=steady)
+
+    def test_home_search(self, snap_compare, seeded_app, size):
+        async def search(pilot):
+            await settle(pilot)
+            await pilot.press("slash", *"kv")
+            await steady(pilot)
+
+        assert snap_compare(seeded_app, terminal_size=size, run_before=search)
+
+    def test_home_light_theme(self, snap_compare, store, core, size):
+        seed_history(store)
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestInterviewScreen:
+    def test_interview_opening(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_interview_with_claims_and_hint(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await answer(pilot, "Model states: 16 bytes per param,\nso 80 GB for 10B.")
+            await pilot.press("f2")
+            await settle(pilot)
+            pilot.app.screen.query_one("#answer").text = "ZeRO-3 over 8 GPUs"
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_interview_side_panel_toggled(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await answer(pilot, "The model states are 160 GB.")
+            await pilot.press("f8")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_end_confirmation(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await pilot.press("f10")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_calculator_with_a_result(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await pilot.press("f4")
+            await settle(pilot)
+            modal = pilot.app.screen
+            modal.query_one("#calculator-name").value = "model-states"
+            await settle(pilot)
+            modal.query_one("#field-params").value = "10B"
+            modal.query_one("#field-gpus").value = "8"
+            modal.query_one("#field-params").focus()
+            await pilot.press("enter")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestScorecardScreen:
+    def test_scorecard(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await answer(pilot, "16 bytes per parameter: 160 GB.")
+            await pilot.press("f2")
+            await settle(pilot)
+            await pilot.press("f10", "enter")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_scorecard_scrolled_to_the_model_answer(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await pilot.press("f10", "enter")
+            await settle(pilot)
+            await pilot.press("m", "m")  # collapse and reopen: scrolls to it
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestHistoryScreen:
+    def test_history_with_plot(self, snap_compare, seeded_app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            await pilot.press("h")
+            await steady(pilot)
+
+        assert snap_compare(seeded_app, terminal_size=size, run_before=run_before)
+
+    def test_history_filtered_by_scenario(self, snap_compare, seeded_app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            await pilot.press("h")
+            await settle(pilot)
+            pilot.app.screen.query_one("#scenario-filter").value = KV_SCENARIO.id
+            await steady(pilot)
+
+        assert snap_compare(seeded_app, terminal_size=size, run_before=run_before)
+
+    def test_replay_transcript(self, snap_compare, seeded_app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            pilot.app.open_replay(1)
+            await settle(pilot)
+            await pilot.press("t")
+            await steady(pilot)
+
+        assert snap_compare(seeded_app, terminal_size=size, run_before=run_before)
+
+    def test_replay_scorecard(self, snap_compare, seeded_app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            pilot.app.open_replay(2)
+            await steady(pilot)
+
+        assert snap_compare(seeded_app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestHelpScreen:
+    def test_help(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            await pilot.press("f1")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_command_palette(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"inter")
+            await pilot.pause(0.5)
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -1,0 +1,1 @@
+"""The Textual front end of interviewer: it renders the core's events and never scores or stores."""

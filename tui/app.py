@@ -1,0 +1,279 @@
+"""The Textual app: one factory (``make_app``) that the CLI and the tests share.
+
+The app renders the core's events and nothing else: scoring, storage and claim checking live
+in ``interviewer``. Start-up stays light: torch, the embedder and Chroma load in a thread
+worker after the home screen is drawn (``InterviewerApp.warm_up_models``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from tui.screens.home_screen import HomeScreen
+from tui.services import AgentFactory, CoreServices, default_services
+
+if TYPE_CHECKING:
+    from interviewer.config import Settings
+    from interviewer.domain import InterviewRecord, Scorecard
+    from interviewer.store.db import TranscriptStore
+
+ModelsState = Literal["loading", "ready", "failed"]
+
+LIGHT_THEME = "textual-light"
+DARK_THEME = "textual-dark"
+
+
+class InterviewerApp(App[None]):
+    """Home → interview → scorecard, plus history, replay, help and a scratch calculator."""
+
+    CSS_PATH = "interviewer.tcss"
+    TITLE = "interviewer"
+    SUB_TITLE = "mock ML-systems interviews"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("f1", "help", "Help", tooltip="Every key, screen by screen"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
+
+    models_state: reactive[ModelsState] = reactive("loading")
+    """Whether torch, the embedder and the knowledge index are loaded (``warm_up``)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: TranscriptStore | None,
+        services: CoreServices,
+        resume_id: int | None = None,
+        startup_problems: Iterable[str] = (),
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        """Settings the interview options default to (mode, time limit, theme)."""
+        self.store = store
+        """The transcript store, or None when the database could not be opened."""
+        self.services = services
+        """Entry points into the core (engine, calculators, exporter)."""
+        self.resume_id = resume_id
+        """An interview to resume straight away (``interviewer --resume ID``)."""
+        self._startup_problems = list(startup_problems)
+        self._warm_up_started = False
+        self.scenario_titles: dict[str, str] = {}
+        """Scenario id → title of the loaded catalog (filled by the home screen)."""
+
+    # -- start-up ------------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        self._apply_theme(self.settings.theme)
+        for problem in self._startup_problems:
+            self.notify_error(problem)
+        # The home screen calls start_warm_up once its scenario list is in: the heavy imports
+        # hold the GIL for seconds and would otherwise delay the list.
+        if self.resume_id is not None:
+            self.call_after_refresh(self.resume_interview, self.resume_id)
+
+    def _apply_theme(self, name: str) -> None:
+        if name in self.available_themes:
+            self.theme = name
+        else:
+            self.theme = DARK_THEME
+            self.notify(
+                f"Unknown theme {name!r} in the config; using {DARK_THEME}.", severity="warning", markup=False
+            )
+
+    def start_warm_up(self) -> None:
+        """Load the models in the background (once)."""
+        if not self._warm_up_started:
+            self._warm_up_started = True
+            self.warm_up_models()
+
+    @work(thread=True, group="warm-up", exit_on_error=False)
+    def warm_up_models(self) -> None:
+        """Load torch, the embedder and the knowledge index without blocking the UI."""
+        try:
+            self.services.warm_up()
+        except Exception as error:  # a missing model must not take the app down
+            self.call_from_thread(self._models_loaded, f"{type(error).__name__}: {error}")
+        else:
+            self.call_from_thread(self._models_loaded, None)
+
+    def _models_loaded(self, problem: str | None) -> None:
+        self.models_state = "failed" if problem else "ready"
+        if problem:
+            self.notify(
+                f"Could not load the embedder and knowledge index ({problem}). "
+                "Interviews still work, with keyword matching only.",
+                title="Models",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
+
+    # -- helpers the screens share -------------------------------------------------------------
+
+    def notify_error(self, message: str, *, title: str = "") -> None:
+        """An error toast; ``markup=False`` because messages quote user text and file paths."""
+        self.notify(message, title=title, severity="error", timeout=10, markup=False)
+
+    def mode_choices(self) -> list[tuple[str, str]]:
+        """(label, mode) pairs for the mode picker: offline always, the LLM when configured."""
+        choices = [("Offline (rubric engine)", "offline")]
+        if self.settings.llm_model:
+            choices.append((f"LLM: {self.settings.llm_model}", "llm"))
+        return choices
+
+    def load_record(self, interview_id: int) -> InterviewRecord | None:
+        if self.store is None:
+            self.notify_error("The transcript database is not available.")
+            return None
+        try:
+            return self.store.get(interview_id)
+        except Exception as error:
+            self.notify_error(f"Cannot open interview {interview_id}: {error}")
+            return None
+
+    def return_home(self) -> None:
+        """Pop every screen above the home screen."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    # -- navigation ----------------------------------------------------------------------------
+
+    def start_interview(self, scenario_id: str, *, level: str, mode: str | None, time_limit_minutes: float | None) -> None:
+        from tui.screens.interview_screen import InterviewRequest, InterviewScreen
+
+        request = InterviewRequest(scenario_id=scenario_id, level=level, mode=mode, time_limit_minutes=time_limit_minutes)
+        self.push_screen(InterviewScreen(request))
+
+    def resume_interview(self, interview_id: int) -> None:
+        from tui.screens.interview_screen import InterviewRequest, InterviewScreen
+
+        self.return_home()
+        self.push_screen(InterviewScreen(InterviewRequest(resume_id=interview_id)))
+
+    def show_scorecard(self, scorecard: Scorecard, record: InterviewRecord | None) -> None:
+        """Replace the interview screen with its scorecard (back goes home, not into the interview)."""
+        from tui.screens.scorecard_screen import ScorecardScreen
+
+        self.switch_screen(ScorecardScreen(scorecard, record))
+
+    def open_replay(self, interview_id: int) -> None:
+        from tui.screens.replay_screen import ReplayScreen
+
+        record = self.load_record(interview_id)
+        if record is not None:
+            self.push_screen(ReplayScreen(record))
+
+    def export_record(self, record: InterviewRecord) -> None:
+        from tui.screens.export_modal import ExportModal
+
+        self.push_screen(ExportModal(record))
+
+    def action_help(self) -> None:
+        from tui.screens.help_screen import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_history(self) -> None:
+        from tui.screens.history_screen import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
+
+    def action_home(self) -> None:
+        self.return_home()
+
+    async def action_quit(self) -> None:
+        """Quit; asks first when an answer is typed but not sent (it would be lost)."""
+        unsent = getattr(self.screen, "unsent_text", None)
+        if unsent is None or not unsent():
+            self.exit()
+            return
+        from tui.screens.confirm_modal import ConfirmationModal
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(
+            ConfirmationModal("Your answer is not sent yet. Quit anyway? (The interview can be resumed.)", confirm="Quit"),
+            confirmed,
+        )
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
+
+    # -- command palette -----------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Home", "Back to the scenario list", self.action_home)
+        yield SystemCommand("History", "Past interviews, replays and your scores over time", self.action_history)
+        yield SystemCommand("Keys and help", "Every key binding, screen by screen", self.action_help)
+        yield SystemCommand("Toggle light/dark theme", "Switch between textual-light and textual-dark", self.action_toggle_theme)
+        screen_commands = getattr(screen, "palette_commands", None)
+        if screen_commands is not None:
+            yield from screen_commands()
+
+
+def make_app(
+    settings: Settings | None = None,
+    *,
+    store: TranscriptStore | None = None,
+    agent_factory: AgentFactory | None = None,
+    resume_id: int | None = None,
+    services: CoreServices | None = None,
+) -> InterviewerApp:
+    """Build the app; the CLI (``run_app``) and every test go through here.
+
+    ``agent_factory(scenario_id, level=..., time_limit_minutes=..., mode=...)`` defaults to
+    ``interviewer.engine.start_interview`` bound to ``settings`` and ``store``. ``services``
+    replaces every core entry point at once (tests pass fakes); ``agent_factory`` wins over
+    ``services.agent_factory`` when both are given.
+    """
+    problems: list[str] = []
+    if settings is None:
+        from interviewer.config import ConfigError, Settings, load_settings
+
+        try:
+            settings = load_settings()
+        except ConfigError as error:
+            problems.append(str(error))
+            settings = Settings.model_construct()
+    if store is None:
+        from interviewer.store.db import StoreError, open_store
+
+        try:
+            store = open_store()
+        except StoreError as error:
+            problems.append(f"{error} History and resume are off for this session.")
+    if services is None:
+        services = default_services(settings, store, agent_factory)
+    elif agent_factory is not None:
+        services.agent_factory = agent_factory
+    return InterviewerApp(settings, store=store, services=services, resume_id=resume_id, startup_problems=problems)
+
+
+def run_app(
+    settings: Settings | None = None,
+    *,
+    store: TranscriptStore | None = None,
+    agent_factory: AgentFactory | None = None,
+    resume_id: int | None = None,
+    services: CoreServices | None = None,
+) -> None:
+    """Entry point for ``interviewer`` with no arguments."""
+    app = make_app(settings, store=store, agent_factory=agent_factory, resume_id=resume_id, services=services)
+    app.run()

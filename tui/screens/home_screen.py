@@ -1,0 +1,278 @@
+"""Home: pick a scenario, a level, a mode and an optional time limit; recent interviews below."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.validation import Number
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+from tui.widgets.interview_table import InterviewTable
+from tui.widgets.models_status import ModelsStatus
+from tui.widgets.scenario_table import ScenarioTable
+
+if TYPE_CHECKING:
+    from textual.app import SystemCommand
+
+    from interviewer.domain import InterviewRecord
+    from rubrics.schema import Scenario
+
+RECENT_LIMIT = 8
+LEVELS = [("Senior", "senior"), ("Mid", "mid")]
+
+
+class HomeScreen(Screen):
+    """The first screen: everything needed to start an interview is one keypress away."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    AUTO_FOCUS = "#scenarios"
+
+    # The focus keys are priority bindings, so the key typed right after them already lands in
+    # the new field (a plain binding runs only after the old focus has taken the next keys).
+    # They never fire while a text field has focus: Textual leaves printable keys to it.
+    BINDINGS = [
+        Binding("enter", "start", "Start", tooltip="Start the highlighted scenario"),
+        Binding("slash", "focus_search", "Search", key_display="/", priority=True),
+        Binding("l", "toggle_level", "Level", tooltip="Switch between mid and senior"),
+        Binding("m", "cycle_mode", "Mode", tooltip="Offline or the configured LLM"),
+        Binding("t", "focus_time_limit", "Limit", tooltip="Set a time limit (minutes)", priority=True),
+        Binding("r", "focus_recent", "Recent", show=False, tooltip="Jump to the recent interviews", priority=True),
+        Binding("h", "app.history", "History", tooltip="All past interviews and your scores over time"),
+        Binding("question_mark", "app.help", "Help", key_display="?", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
+        Binding("escape", "focus_scenarios", "Back to list", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._scenarios: list[Scenario] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="home-top"):
+            yield Input(placeholder="/  search scenarios: title, topic or kind", id="scenario-search", compact=True)
+            yield ModelsStatus(id="models-status")
+        with Horizontal(id="home-main"):
+            with Vertical(id="scenario-pane"):
+                yield ScenarioTable(id="scenarios")
+                with Horizontal(id="interview-options"):
+                    yield Label("Level", classes="option-label -first")
+                    yield Select(LEVELS, value="senior", allow_blank=False, compact=True, id="level")
+                    yield Label("Mode", classes="option-label")
+                    yield Select(self.app.mode_choices(), value=self._default_mode(), allow_blank=False, compact=True, id="mode")
+                    yield Label("Limit", classes="option-label")
+                    yield Input(
+                        self._default_time_limit(),
+                        placeholder="none",
+                        type="number",
+                        validators=[Number(minimum=1, maximum=600)],
+                        compact=True,
+                        id="time-limit",
+                    )
+                    yield Label("min", classes="option-unit")
+            with VerticalScroll(id="scenario-preview"):
+                # The prompt's Markdown widget is mounted with the first scenario: importing
+                # the Markdown parser is not worth delaying the first paint for.
+                yield Static("", id="preview-heading")
+        yield Label("Recent interviews", id="recent-title")
+        yield InterviewTable(id="recent")
+        yield Footer()
+
+    def _default_mode(self) -> str:
+        return "llm" if self.app.settings.llm_model else "offline"
+
+    def _default_time_limit(self) -> str:
+        minutes = self.app.settings.time_limit_minutes
+        return f"{minutes:g}" if minutes else ""
+
+    def on_mount(self) -> None:
+        table = self.query_one(ScenarioTable)
+        table.border_title = "Loading scenarios…"
+        table.focus()
+        # After the first paint: parsing the scenario files holds the GIL for a while.
+        self.call_after_refresh(self.load_catalog)
+
+    def on_screen_resume(self) -> None:
+        # Coming back from an interview or history: scores and the recent list have changed.
+        if self.is_mounted:
+            self.load_catalog()
+
+    # -- data ----------------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="home-catalog", exit_on_error=False)
+    def load_catalog(self) -> None:
+        """Scenarios (YAML + validation) and the store's stats, off the UI thread."""
+        app = self.app
+        problems: list[str] = []
+        scenarios: list[Scenario] = self._scenarios or []
+        if self._scenarios is None:
+            # Scenarios do not change while the app runs: parse and validate them once.
+            try:
+                scenarios, errors = app.services.load_scenarios()
+                problems.extend(str(error) for error in errors)
+            except Exception as error:  # a broken rubric must never take the home screen down
+                problems.append(f"{type(error).__name__}: {error}")
+            self._scenarios = scenarios
+        stats: dict = {}
+        recent: list[InterviewRecord] = []
+        if app.store is not None:
+            try:
+                stats = app.store.scenario_stats()
+                recent = app.store.list_interviews(limit=RECENT_LIMIT)
+            except Exception as error:
+                problems.append(f"Cannot read the transcript database: {error}")
+        app.call_from_thread(self._show_catalog, scenarios, stats, recent, problems)
+
+    def _show_catalog(self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str]) -> None:
+        table = self.query_one(ScenarioTable)
+        table.set_catalog(scenarios, stats)
+        table.border_title = f"{len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''}"
+        self.app.scenario_titles = {scenario.id: scenario.title for scenario in scenarios}
+        recent_table = self.query_one(InterviewTable)
+        recent_table.titles = dict(self.app.scenario_titles)
+        recent_table.show(recent)
+        self.query_one("#recent-title", Label).update(
+            f"Recent interviews ({len(recent)})" if recent else "Recent interviews: none yet, pick a scenario and press Enter"
+        )
+        self._update_preview()
+        self.app.start_warm_up()
+        if problems:
+            shown = "\n".join(problems[:6]) + (f"\n… and {len(problems) - 6} more" if len(problems) > 6 else "")
+            self.app.notify_error(f"Some scenario files could not be loaded:\n{shown}", title="Rubrics")
+
+    # -- events --------------------------------------------------------------------------------
+
+    @on(Input.Changed, "#scenario-search")
+    def _filter(self, event: Input.Changed) -> None:
+        self.query_one(ScenarioTable).apply_filter(event.value)
+        self._update_preview()
+
+    @on(Input.Submitted, "#scenario-search")
+    @on(Input.Submitted, "#time-limit")
+    def _submitted(self) -> None:
+        self.action_start()
+
+    @on(DataTable.RowSelected, "#scenarios")
+    def _scenario_chosen(self) -> None:
+        self.action_start()
+
+    @on(DataTable.RowHighlighted, "#scenarios")
+    def _scenario_highlighted(self) -> None:
+        self._update_preview()
+
+    @on(DataTable.RowSelected, "#recent")
+    def _recent_chosen(self) -> None:
+        record = self.query_one(InterviewTable).highlighted_record
+        if record is None:
+            return
+        if record.status.value == "active":
+            self.app.resume_interview(record.id)
+        else:
+            self.app.open_replay(record.id)
+
+    def _update_preview(self) -> None:
+        table = self.query_one(ScenarioTable)
+        scenario = table.highlighted_scenario()
+        heading = self.query_one("#preview-heading", Static)
+        if scenario is None:
+            heading.update(Content.from_markup("[dim]No scenario matches the search.[/dim]"))
+            self._show_prompt("")
+            return
+        best, last = table.stats.get(scenario.id, (None, None))
+        lines = [
+            Content.from_markup("[b]$title[/b]", title=scenario.title),
+            Content.from_markup(
+                "[dim]$kind · $steps steps · $criteria criteria[/dim]",
+                kind=str(scenario.kind.value),
+                steps=str(len(scenario.steps)),
+                criteria=str(len(scenario.criteria)),
+            ),
+            Content.from_markup("[$accent]$topics[/]", topics=" · ".join(scenario.topics)),
+        ]
+        if best is not None and last is not None:
+            lines.append(Content.from_markup("Best [b]$best[/b] · last [b]$last[/b]", best=f"{best:.0f}", last=f"{last:.0f}"))
+        heading.update(Content("\n").join(lines))
+        given = "".join(f"\n- {fact}" for fact in scenario.given)
+        self._show_prompt(scenario.prompt.strip() + (f"\n\n**Given**\n{given}" if given else ""))
+
+    def _show_prompt(self, text: str) -> None:
+        from textual.widgets import Markdown
+
+        found = self.query("#preview-prompt")
+        if found:
+            found.first(Markdown).update(text)
+        else:
+            self.query_one("#scenario-preview").mount(Markdown(text, id="preview-prompt"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Priority focus keys must not fire inside a text field: there "/" is a character
+        # (Textual cannot tell that "slash" is printable, so it does not filter it out).
+        if action in ("focus_search", "focus_time_limit", "focus_recent") and isinstance(self.focused, Input):
+            return False
+        return True
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _time_limit(self) -> tuple[bool, float | None]:
+        field = self.query_one("#time-limit", Input)
+        text = field.value.strip()
+        if not text:
+            return True, None
+        result = field.validate(text)
+        if result is not None and not result.is_valid:
+            self.app.notify("The time limit is in minutes, between 1 and 600 (or empty for none).", severity="warning")
+            field.focus()
+            return False, None
+        return True, float(text)
+
+    def action_start(self) -> None:
+        scenario_id = self.query_one(ScenarioTable).highlighted_id
+        if scenario_id is None:
+            self.app.notify("No scenario to start: clear the search or check the rubric files.", severity="warning")
+            return
+        ok, minutes = self._time_limit()
+        if not ok:
+            return
+        level = self.query_one("#level", Select).value
+        mode = self.query_one("#mode", Select).value
+        self.app.start_interview(scenario_id, level=str(level), mode=str(mode), time_limit_minutes=minutes)
+
+    def action_focus_search(self) -> None:
+        self.set_focus(self.query_one("#scenario-search", Input))
+
+    def action_focus_scenarios(self) -> None:
+        self.set_focus(self.query_one(ScenarioTable))
+
+    def action_focus_recent(self) -> None:
+        self.set_focus(self.query_one(InterviewTable))
+
+    def action_focus_time_limit(self) -> None:
+        self.set_focus(self.query_one("#time-limit", Input))
+
+    def action_toggle_level(self) -> None:
+        select = self.query_one("#level", Select)
+        select.value = "mid" if select.value == "senior" else "senior"
+        self.app.notify(f"Level: {select.value}", timeout=1.5)
+
+    def action_cycle_mode(self) -> None:
+        select = self.query_one("#mode", Select)
+        modes = [mode for _, mode in self.app.mode_choices()]
+        if len(modes) < 2:
+            self.app.notify("Only offline mode: set llm_model in the config to add an LLM interviewer.", timeout=3)
+            return
+        select.value = modes[(modes.index(select.value) + 1) % len(modes)]
+
+    def palette_commands(self) -> list[SystemCommand]:
+        from textual.app import SystemCommand
+
+        return [
+            SystemCommand("Start interview", "Start the highlighted scenario", self.action_start),
+            SystemCommand("Search scenarios", "Filter the scenario list", self.action_focus_search),
+            SystemCommand("Toggle level", "Switch between mid and senior", self.action_toggle_level),
+        ]

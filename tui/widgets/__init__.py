@@ -1,0 +1,1 @@
+"""Widgets of the interviewer app, one main class per module."""

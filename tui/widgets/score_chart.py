@@ -1,0 +1,64 @@
+"""Scores over time, one line per scenario (plotext), so progress shows at a glance."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+
+from textual_plotext import PlotextPlot
+
+MAX_X_TICKS = 5
+POINTS_PER_SCENARIO = 30
+"""The latest scores of each scenario that are plotted: recent progress is what the chart is for."""
+ScorePoint = tuple[str, datetime, float]
+
+
+class ScoreChart(PlotextPlot):
+    """Plots ``TranscriptStore.score_history`` rows: (scenario id, finished at, score)."""
+
+    DEFAULT_CSS = """
+    ScoreChart { height: 1fr; min-height: 8; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.points: list[ScorePoint] = []
+        self.titles: dict[str, str] = {}
+
+    def show_history(self, points: list[ScorePoint], titles: dict[str, str] | None = None) -> None:
+        points = sorted(points, key=lambda point: point[1])
+        titles = titles or {}
+        if points == self.points and titles == self.titles and self.points:
+            return  # plotext is slow: a new text search does not change the scores
+        self.points = points
+        self.titles = titles
+        self._draw()
+
+    def _draw(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.ylim(0, 100)
+        if not self.points:
+            plt.title("Scores over time: no finished interviews yet")
+            plt.xticks([], [])
+            self.refresh()
+            return
+        plt.title("Scores over time")
+        by_scenario: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for scenario_id, finished_at, score in self.points:
+            by_scenario[scenario_id].append((finished_at.timestamp(), score))
+        by_scenario = {scenario_id: series[-POINTS_PER_SCENARIO:] for scenario_id, series in by_scenario.items()}
+        for scenario_id, series in by_scenario.items():
+            xs = [x for x, _ in series]
+            ys = [y for _, y in series]
+            label = self.titles.get(scenario_id, scenario_id)
+            plt.plot(xs, ys, marker="braille", label=label[:28])
+            if len(series) <= 3:  # a lone braille dot is easy to miss
+                plt.scatter(xs, ys, marker="●")
+        shown = {x for series in by_scenario.values() for x, _ in series}
+        stamps = sorted({point[1] for point in self.points if point[1].timestamp() in shown})
+        step = max(1, len(stamps) // MAX_X_TICKS + (1 if len(stamps) % MAX_X_TICKS else 0))
+        ticks = stamps[::step]
+        plt.xticks([t.timestamp() for t in ticks], [t.astimezone().strftime("%d %b") for t in ticks])
+        self.refresh()

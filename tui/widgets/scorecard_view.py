@@ -1,0 +1,164 @@
+"""A scorecard as the core computed it: total, tiers, criteria with evidence, claims, study list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Collapsible, Digits, Label, Markdown, Static
+
+from tui.widgets.claim_card import ClaimCard
+
+if TYPE_CHECKING:
+    from interviewer.domain import CriterionResult, Scorecard
+
+STATUS_MARKS = {"met": ("✔", "met", "$success"), "partial": ("◐", "partly met", "$warning"), "missed": ("✘", "missed", "$error")}
+TIER_ORDER = ("must", "good", "bonus")
+TIER_NAMES = {"must": "Must-have", "good": "Good-to-have", "bonus": "Bonus"}
+BAR_WIDTH = 16
+
+
+def tier_bar(name: str, value: float) -> Content:
+    filled = round(max(0.0, min(1.0, value)) * BAR_WIDTH)
+    color = "$success" if value >= 0.8 else "$warning" if value >= 0.5 else "$error"
+    return Content.from_markup(
+        f"$name [{color}]$filled[/][dim]$empty[/dim] $percent",
+        name=f"{TIER_NAMES.get(name, name):<12}",
+        filled="█" * filled,
+        empty="░" * (BAR_WIDTH - filled),
+        percent=f"{value * 100:3.0f}%",
+    )
+
+
+class CriterionRow(Static):
+    """One criterion: status, tier and description; the quoted evidence; what to study."""
+
+    DEFAULT_CSS = """
+    CriterionRow {
+        height: auto;
+        padding: 0 1;
+        margin: 0 0 1 0;
+        border-left: thick $foreground 20%;
+        &.-met { border-left: thick $success; }
+        &.-partial { border-left: thick $warning; }
+        &.-missed { border-left: thick $error; }
+    }
+    """
+
+    def __init__(self, criterion: CriterionResult) -> None:
+        self.criterion = criterion
+        status = str(criterion.status.value)
+        super().__init__(self._content(status), classes=f"-{status}")
+
+    def _content(self, status: str) -> Content:
+        criterion = self.criterion
+        mark, label, color = STATUS_MARKS.get(status, ("?", status, "$warning"))
+        lines = [
+            Content.from_markup(
+                f"[b {color}]$mark $label[/]  [dim]$tier[/dim]  $description",
+                mark=mark,
+                label=label,
+                tier=criterion.tier,
+                description=criterion.description,
+            )
+        ]
+        for quote in criterion.evidence:
+            lines.append(Content.from_markup("[i]  “$quote”[/i]", quote=quote))
+        if criterion.rationale:
+            lines.append(Content.from_markup("[dim]  $rationale[/dim]", rationale=criterion.rationale))
+        if criterion.notes and status != "met":
+            lines.append(Content.from_markup("  [$accent]Study:[/] $notes", notes=", ".join(criterion.notes)))
+        return Content("\n").join(lines)
+
+
+class ScorecardView(VerticalScroll):
+    """The whole scorecard, top to bottom; read-only, scrollable with the keyboard."""
+
+    DEFAULT_CSS = """
+    ScorecardView {
+        height: 1fr;
+        padding: 0 1;
+        & #score-summary { height: auto; margin: 1 0 1 0; }
+        & #total { width: auto; color: $accent; margin: 0 2 0 0; }
+        & #score-meta { width: auto; padding: 1 2 0 0; }
+        & #tiers { width: 38; height: auto; }
+        & .tier { width: 38; height: 1; }
+        & .section-title { text-style: bold; color: $accent; margin: 1 0 0 0; border-bottom: solid $accent 40%; width: 1fr; }
+        & .bullets { height: auto; padding: 0 1; }
+        & Collapsible { margin: 1 0 0 0; }
+    }
+    """
+
+    def __init__(
+        self,
+        scorecard: Scorecard,
+        *,
+        formatter: Callable[[float, str], str] | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, can_focus=True)
+        self.scorecard = scorecard
+        self.formatter = formatter
+
+    def compose(self) -> ComposeResult:
+        card = self.scorecard
+        with Horizontal(id="score-summary"):
+            yield Digits(f"{card.score:.0f}", id="total")
+            yield Static(
+                Content.from_markup(
+                    "[b]/ 100[/b]\n[$accent]$level[/]\n[dim]$mode[/dim]",
+                    level=f"level: {card.level}",
+                    mode=f"mode: {card.mode}",
+                ),
+                id="score-meta",
+            )
+            with Vertical(id="tiers"):
+                for tier in TIER_ORDER:
+                    if tier in card.tiers:
+                        yield Static(tier_bar(tier, card.tiers[tier]), classes="tier")
+                hints = f"Hints used: {card.hints_used}"
+                if card.hint_penalty:
+                    hints += f" (−{card.hint_penalty:g} points)"
+                yield Label(hints, id="hints-used")
+
+        yield Label("Criteria", classes="section-title")
+        for tier in TIER_ORDER:
+            for criterion in card.criteria:
+                if criterion.tier == tier:
+                    yield CriterionRow(criterion)
+
+        yield Label("Claim checks", classes="section-title")
+        if card.claims:
+            for claim in card.claims:
+                yield ClaimCard(claim, formatter=self.formatter)
+        else:
+            yield Static("No numeric claims were made.", classes="bullets")
+
+        yield Label("Strengths", classes="section-title")
+        yield Static(_bullets(card.strengths, "—"), classes="bullets", id="strengths")
+        yield Label("Gaps", classes="section-title")
+        yield Static(_bullets(card.gaps, "—"), classes="bullets", id="gaps")
+
+        if card.study:
+            yield Label("Study next", classes="section-title")
+            lines = []
+            for item in card.study:
+                anchor = f" ({item.citation.anchor})" if item.citation else ""
+                lines.append(Content.from_markup("• [b]$note[/b]$anchor — $reason", note=item.note, anchor=anchor, reason=item.reason))
+            yield Static(Content("\n").join(lines), classes="bullets", id="study")
+
+        if card.notices:
+            yield Label("Notices", classes="section-title")
+            yield Static(_bullets(card.notices, ""), classes="bullets")
+
+        with Collapsible(title="Model answer", collapsed=False, id="model-answer"):
+            yield Markdown(card.model_answer or "_No model answer in this scenario._")
+
+
+def _bullets(items: list[str], empty: str) -> Content:
+    if not items:
+        return Content(empty)
+    return Content("\n").join(Content.from_markup("• $item", item=item) for item in items)
