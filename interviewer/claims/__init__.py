@@ -4,12 +4,26 @@
     >>> [c.verdict for c in check_claims("10B params with Adam in mixed precision is 160 GB")]
     ['correct']
 
-Pipeline: ``parser`` splits the answer into sentences and clauses, masks named things
+Pipeline: ``parser`` splits the answer into sentences and clauses (a wrapped line, a semicolon
+inside parentheses and a Markdown table row are handled as such), masks named things
 (``entities``: models, GPUs, dtypes, ZeRO stages) and reads every number with its unit
 (``units``); ``topics`` decides which numbers are claims and what they are about;
 ``resolve`` fills each claim's inputs from the sentence, then earlier sentences, then the
-scenario's facts; ``evaluators`` compute the true value with ``interviewer.tools`` calculators;
+scenario's facts, remembering where each came from; ``evaluators`` compute the true value with
+``interviewer.tools`` calculators; ``arithmetic`` reads the candidate's own "a × b = c";
 ``checker`` judges and explains. Nothing here imports torch at import time.
+
+Precision first: a number is called incorrect only when the quantity and every input are certain,
+i.e. stated in the claim's sentence or scenario facts the sentence does not contradict. A value
+carried over from another sentence (or another option of the same one), a sentence that gives two
+values for one input, a quantity the sentence leaves open (weights or model states?), an MoE whose
+active size is not stated, tensor or pipeline parallelism next to a ZeRO figure, or the candidate's
+own arithmetic agreeing with the number while an input came from elsewhere: each makes a claim
+that does not match *unverifiable*, and the explanation says what is uncertain and what the
+calculators give under the assumed inputs. A claim whose own written arithmetic gives another
+number is incorrect even when its other inputs are unknown. Numbers that assert nothing (a
+target, "the 100 ms", "can't happen in 100 ms", a quoted myth, "2 FLOPs per weight", "what four
+weeks allow", a setting "by default") are not claims at all.
 
 Accepted conventions (each is tried; the explanation names the one that matched):
 - mixed-precision Adam model states: 16 bytes/param (ZeRO, Rajbhandari et al. 2020, §3.1),

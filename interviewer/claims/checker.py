@@ -7,19 +7,29 @@ after "on the order of". "At least c" holds when v·(1+t) ≥ c; "under c" when 
 conventions, each is tried (the usual one first) and the explanation says which one matched;
 a claim that only matches a known mistake (a datasheet's 2:4-sparsity peak) is incorrect and the
 explanation says why. Missing inputs make a claim ``unverifiable``, never a guess.
+
+Confidence. A claim that does not match is called incorrect only if nothing about its reading is
+uncertain (``doubts_about``): an input carried from another sentence or option, two values for one
+input, an assumed default that the candidate's own arithmetic contradicts, an MoE's unstated active
+size, a quantity the sentence leaves open (``topics.alternatives``). Then the claim is checked again
+with this sentence and the scenario alone; if that reading matches it is correct, if it is still
+certain and does not match it is incorrect, and otherwise it is unverifiable, with the doubt and
+the value under the assumed inputs in the explanation.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping
 
+from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees, stated_arithmetic
 from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, InvalidInput, MissingInput, Reading
 from interviewer.claims.model import ClaimCheck
-from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences
-from interviewer.claims.resolve import Context, Resolver, input_roles, normalize_facts
-from interviewer.claims.topics import Topic, classify
+from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
+from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
+from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
 from interviewer.claims.units import BASE_UNIT, format_bytes, format_value
 
 logger = logging.getLogger(__name__)
@@ -51,13 +61,20 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
     results: list[ClaimCheck] = []
     previous = ""
     budget = MAX_MENTIONS
+    rows = table_headers(text) if "|" in text else []
     for offset, sentence in split_sentences(text):
         if budget <= 0:
             break
-        parsed = parse_sentence(sentence, offset, max_mentions=min(budget, MAX_MENTIONS_PER_PIECE))
+        headers = next((header for start, end, header in rows if start <= offset < end), None)
+        parsed = parse_sentence(sentence, offset, max_mentions=min(budget, MAX_MENTIONS_PER_PIECE), column_headers=headers)
         budget -= len(parsed.mentions)
+        parsed.previous_text = _text_before(text, offset)
         if previous and _after_semicolon(text, offset):
             parsed.cue_prefix = previous[-300:]
+            context.new_option = OPTION.match(sentence) is not None
+        else:
+            context.sentence += 1
+            context.new_option = False
         previous = sentence
         claims: list[tuple[int, Mention, Topic]] = []
         for index, mention in enumerate(parsed.mentions):
@@ -70,7 +87,16 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
             if len(results) >= MAX_CLAIMS:
                 return results
         context.update(parsed, indices, input_roles(parsed))
+        context.previous_text = parsed.previous_text + " " + sentence
     return results
+
+
+def _text_before(text: str, offset: int) -> str:
+    """The sentence before the piece at ``offset`` in the original text (pieces without numbers are not
+    checked, but "Ring all-reduce is ..." still says what the next sentence is about)."""
+    window = text[max(0, offset - 400):offset].rstrip()
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s)|\n\s*\n", window[:-1])]
+    return window[ends[-1]:].strip() if ends else window.strip()
 
 
 def _after_semicolon(text: str, offset: int) -> bool:
@@ -231,26 +257,78 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
     said = _said(mention)
     span = (parsed.offset + mention.start, parsed.offset + mention.end)
     resolver = Resolver(parsed, mention, context, facts, claims)
+    arithmetic = stated_arithmetic(parsed, mention)
+    check = _evaluate(parsed, mention, topic, resolver, text, said, span, arithmetic)
+    if _not_judged(check) and (resolver.ambiguous or any(context.carried_from_elsewhere(found) for _, found in resolver.used)):
+        # Another sentence's values may not apply here; the scenario's may. If the claim is wrong
+        # with this sentence and the scenario alone, that is certain; if it is right, it is right.
+        alone = Resolver(parsed, mention, context.this_sentence_only(), facts, claims, strict=True)
+        second = _evaluate(parsed, mention, topic, alone, text, said, span, arithmetic)
+        if second.verdict in ("correct", "incorrect"):
+            check = second
+    if check.verdict in ("incorrect",) or _not_judged(check):
+        others = alternatives(parsed, mention, topic.id)
+        if others:
+            # The sentence does not say which quantity the number is: right under any reading is
+            # right, and it is wrong only if it is wrong under all of them, which we cannot claim.
+            for other in others:
+                second = _evaluate(parsed, mention, TOPICS[other], Resolver(parsed, mention, context, facts, claims), text, said, span, arithmetic)
+                if second.verdict == "correct":
+                    return second
+            names = " or ".join(TOPICS[name].quantity for name in [topic.id, *others])
+            return check.model_copy(update={
+                "verdict": "unverifiable", "computed": None,
+                "explanation": f"You said {said}, but the sentence does not pin down which quantity that is ({names}); none of my readings matches, so check which you meant. {check.explanation}",
+                "working": [f"not judged: the number may be the {names}", *check.working],
+            })
+    return check
+
+
+def _not_judged(check: ClaimCheck) -> bool:
+    """A claim that did not match but was not called incorrect because an input was uncertain."""
+    return check.verdict == "unverifiable" and bool(check.working) and check.working[0].startswith("not judged:")
+
+
+def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: Resolver, text: str, said: str, span: tuple[int, int],
+              arithmetic: Arithmetic | None = None) -> ClaimCheck:
     unit = BASE_UNIT.get(mention.dim, "count")
     base = dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator)
     claimed_value = mention.value if mention.low is None else (mention.low + mention.high) / 2  # type: ignore[operator]
     try:
         evaluation = EVALUATORS[topic.id](resolver, mention, topic)
-    except MissingInput as missing:
-        what = _join(missing.what)
-        return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
-                          explanation=f"You said {said} for the {topic.quantity}, but I can't check it without {what}.",
-                          working=[f"missing: {item}" for item in missing.what])
-    except InvalidInput as invalid:
-        return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
-                          explanation=f"You said {said} for the {topic.quantity}, but I can't check it: {invalid}.",
-                          working=[f"invalid input: {invalid}"])
+    except (MissingInput, InvalidInput) as error:
+        if arithmetic is not None and clearly_disagrees(arithmetic, mention):
+            # The inputs are not all known, but the sentence's own arithmetic is: it gives another number.
+            shown = format_value(arithmetic.value, unit) if not arithmetic.unitless else _plain_number(arithmetic.value)
+            return ClaimCheck(**base | {"calculator": None}, claimed=_finite(claimed_value), computed=_finite(arithmetic.value) if not arithmetic.unitless else None, unit=unit,
+                              verdict="incorrect", explanation=f"You said {said}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",
+                              working=[f"{arithmetic.expression} = {arithmetic.value:.6g}" + ("" if arithmetic.unitless else f" {unit}"), f"the claim is {claimed_value:.6g} {unit}"])
+        return _not_computed(error, base, claimed_value, unit, said, topic)
     except Exception as error:  # never let one odd sentence break the interview
         logger.exception("claim check failed for %r", mention.text)
         return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
                           explanation=f"You said {said} for the {topic.quantity}, but I could not compute it ({type(error).__name__}).",
                           working=[f"error: {error}"])
-    return _verdict(evaluation, mention, said, base)
+    return _verdict(evaluation, mention, said, base, resolver, arithmetic)
+
+
+def _not_computed(error: Exception, base: dict, claimed_value: float | None, unit: str, said: str, topic: Topic) -> ClaimCheck:
+    """An unverifiable verdict for a claim whose inputs are missing or invalid."""
+    if isinstance(error, MissingInput):
+        return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
+                          explanation=f"You said {said} for the {topic.quantity}, but I can't check it without {_join(error.what)}.",
+                          working=[f"missing: {item}" for item in error.what])
+    return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
+                      explanation=f"You said {said} for the {topic.quantity}, but I can't check it: {error}.",
+                      working=[f"invalid input: {error}"])
+
+
+def _plain_number(value: float) -> str:
+    """1.2e7 rather than 1.2e+07; 16,640 rather than 1.664e+04."""
+    if value and (abs(value) >= 1e7 or abs(value) < 1e-3):
+        mantissa, exponent = f"{value:.3g}".split("e") if "e" in f"{value:.3g}" else (f"{value:.3g}", "0")
+        return f"{mantissa}e{int(exponent)}"
+    return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
 
 
 def _finite(value: float | None) -> float | None:
@@ -263,7 +341,7 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict) -> ClaimCheck:
+def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: Resolver | None = None, arithmetic: Arithmetic | None = None) -> ClaimCheck:
     unit = ev.unit
     if ev.quantity:
         base = base | {"quantity": ev.quantity}
@@ -312,11 +390,82 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict) -> ClaimCh
                 explanation += f" Other accepted readings don't match either ({shown})."
                 for c in others:
                     working.append(f"also checked {c.label}: {_show(c.value, unit, binary, per_token)}")
+    if verdict == "incorrect" and resolver is not None:
+        doubts = doubts_about(resolver, mention, ev, arithmetic)
+        if doubts:
+            # Precision first: "you're wrong" only when the quantity and every input are certain.
+            computed_text = _show(computed, unit, binary, per_token)
+            explanation = (f"You said {said}{ev.said_suffix}; I can't check it with confidence: {_join(doubts)}. "
+                           f"With the inputs I assumed I get {computed_text} ({chosen.summary}), so check which you meant.")
+            working = [f"not judged: {doubt}" for doubt in doubts] + working
+            return ClaimCheck(**base | {"calculator": chosen.calculator}, claimed=_finite(claimed), computed=None, unit=unit,
+                              verdict="unverifiable", explanation=explanation, working=working, inputs=_plain(chosen.inputs))
     return ClaimCheck(
         **base | {"calculator": chosen.calculator},
         claimed=_finite(claimed), computed=_finite(computed), unit=unit, verdict=verdict,  # type: ignore[arg-type]
         explanation=explanation, working=working, inputs=_plain(chosen.inputs), convention=convention,
     )
+
+
+def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmetic: Arithmetic | None = None) -> list[str]:
+    """Why a claim that does not match might not be wrong: inputs the sentence does not pin down.
+
+    A claim is called incorrect only when its quantity and every input are certain: stated in the
+    claim's own sentence, or scenario facts the sentence does not contradict. Values carried over
+    from another sentence, or a sentence that gives two values for one input, are not certain.
+    """
+    doubts: list[str] = []
+    seen: set[str] = set()
+    for name, found in resolver.used:
+        if resolver.context.carried_from_elsewhere(found) and name not in seen:
+            seen.add(name)
+            where = "an earlier sentence" if found.sentence != resolver.context.sentence else "another option before the semicolon"
+            doubts.append(f"the {_INPUT_NAMES.get(name, name)} ({found.text or found.value}) comes from {where}")
+    for item in dict.fromkeys(resolver.ambiguous):
+        name, _, values = item.partition(": ")
+        doubts.append(f"the sentence gives more than one {_INPUT_NAMES.get(name, name)} ({values})")
+    doubts.extend(ev.doubts)
+    if arithmetic is not None and agrees(arithmetic, mention, mention.tolerance):
+        outside = [name for name, found in resolver.used if found.source != "sentence"]
+        cue = _TOPIC_CUES.get(ev.topic.id)
+        cue_here = cue is None or CUES[cue].search(resolver.parsed.clause_text(mention.clause)) is not None
+        if outside or not cue_here:
+            reason = f"I took the {_join([_INPUT_NAMES.get(n, n) for n in dict.fromkeys(outside)])} from outside this sentence" if outside else "the sentence does not say what the number is"
+            doubts.append(f"your own arithmetic ({arithmetic.expression}) gives the number you said, so the difference is in its inputs, and {reason}")
+    text = f"{resolver.parsed.cue_prefix} {resolver.parsed.text}"
+    params_stated = any(name in ("params", "model") and found.source == "sentence" for name, found in resolver.used) or bool(resolver.sentence_mentions("params"))
+    params_used = any(name in ("params", "model") for name, found in resolver.used)
+    used_params = [found for name, found in resolver.used if name == "params"]
+    own = [m for m in resolver.parsed.mentions if m.dim == "parameters" and m is not mention and m.clause == mention.clause]
+    if used_params and own and all(abs(m.value - float(used_params[-1].value)) > 0.05 * m.value for m in own if not isinstance(used_params[-1].value, str)):  # type: ignore[arg-type]
+        doubts.append(f"the clause names its own size ({own[0].text.strip()}), not the {used_params[-1].text or 'size'} I used")
+    if params_used and not params_stated and _MOE.search(text):
+        doubts.append("an MoE reads only its active parameters per token, and the sentence does not say how many it means")
+    if ev.topic.id == "model-states" and "per GPU" in (ev.quantity or "") and _MODEL_PARALLEL.search(f"{resolver.context.previous_text} {text}"):
+        doubts.append("tensor or pipeline parallelism also divides the model states, which the ZeRO formula alone does not cover")
+    return doubts
+
+
+_TOPIC_CUES = {
+    "kv-cache": "kv-cache", "activations": "activations", "model-states": "model-states", "model-states-per-param": "model-states",
+    "weights": "weights", "decode": "decode", "prefill": "prefill", "allreduce": "allreduce", "allreduce-bytes": "allreduce",
+    "time-to-train": "time-to-train", "train-flops": "train-flops", "forward-flops": "forward-flops", "attention-flops": "attention-flops",
+    "chinchilla-tokens": "chinchilla", "chinchilla-params": "chinchilla", "chinchilla-flops": "chinchilla", "chinchilla-ratio": "chinchilla",
+    "bubble": "bubble", "littles-law": "littles-law",
+}
+"""The cue that names each quantity (topics named by their unit alone, such as peak FLOP/s, have none)."""
+
+_MOE = re.compile(r"\bexperts?\b|\bmoe\b|\bmixture[- ]of[- ]experts\b|\bactive\s+param|\bmixtral\b|\btop-?[12k]\s+rout", re.IGNORECASE)
+_MODEL_PARALLEL = re.compile(r"\btp\b|\bpp\b|\btensor[- ]parallel|\bpipeline\b|\bmodel[- ]parallel|\breplicas?\s+(?:spans?|is|of)\b|\bspans?\s+\d", re.IGNORECASE)
+
+
+_INPUT_NAMES = {
+    "params": "parameter count", "gpus": "GPU count", "gpu": "GPU", "model": "model", "dtype": "dtype", "zero": "ZeRO stage",
+    "seq": "sequence length", "batch": "batch size", "layers": "layer count", "hidden": "hidden size", "heads": "head count",
+    "kv_heads": "KV-head count", "head_dim": "head dimension", "tokens": "token count", "bytes": "payload size", "peak": "peak FLOP/s",
+    "bandwidth": "bandwidth", "mfu": "MFU", "stages": "stage count", "microbatches": "micro-batch count", "tp": "tensor-parallel size",
+    "compute": "compute budget", "rate": "arrival rate", "latency": "latency", "nodes": "node count", "vocab": "vocabulary size",
+}
 
 
 def _dedupe(candidates: list[Candidate]) -> list[Candidate]:

@@ -7,10 +7,14 @@ known *mistakes* (a datasheet's 2:4-sparsity peak) that explain a wrong number. 
 is missing it says which, and nothing is guessed.
 
 Every number comes from an ``interviewer.tools`` calculator (whose docstrings cite the formula),
-except three one-line products done here, each with its source:
+except a few one-line products done here, each with its source:
 - weight (or gradient) memory = parameters × bytes per element (``interviewer.tools.dtypes``);
 - forward FLOPs per token ≈ 2·N (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1);
+- attention's QKᵀ and AV matmuls: 2·s²·d FLOPs each per layer and sequence, 4·s²·d together, about
+  half with a causal kernel (Vaswani et al. 2017, §3.2 and Table 1; Dao et al. 2022);
 - non-embedding parameters ≈ 12·L·d² (Kaplan et al. 2020, Table 1);
+- tokens per second of a fleet = requests per second × tokens per request;
+- a whole reply's decode time = tokens × the per-token time;
 and the conventions: 20 bytes/param for mixed-precision Adam in ZeRO-Infinity's accounting
 (Rajbhandari et al. 2021, "ZeRO-Infinity", §3: fp16 parameters and gradients, fp32 parameters,
 gradients, momentum and variance), read as 20/16 of the ZeRO figure under stage 0 or 3 where
@@ -30,7 +34,7 @@ from interviewer.claims.entities import find_gpus
 from interviewer.claims.parser import Mention
 from interviewer.claims.resolve import Found, ModelRef, Resolver
 from interviewer.claims.topics import Topic
-from interviewer.claims.units import format_bytes, format_count, format_seconds, format_value
+from interviewer.claims.units import context_length, format_bytes, format_count, format_seconds, format_value
 
 MFU_BAND = (0.3, 1.0)
 """When the candidate gives no MFU, a compute-bound time is plausible anywhere from 30 % of peak
@@ -80,6 +84,8 @@ class Evaluation:
     """Added after the candidate's words, e.g. " (1 ms per token)" for "1000 tokens/s"."""
     throughput: bool = False
     """The claim was a throughput: say how far off it is in tokens/s."""
+    doubts: list[str] = field(default_factory=list)
+    """Reasons the evaluator itself is unsure of the reading; a claim that does not match is then unverifiable."""
 
 
 class MissingInput(Exception):
@@ -168,13 +174,13 @@ def params_options(r: Resolver, notes: list[str], required: bool = True) -> list
     chosen_params: Found | None = None
     if model is not None and model[1].source == "sentence" and sentence_params is not None:
         if r.params_closer_than_model():
-            chosen_params = sentence_params
+            chosen_params = r.use("params", sentence_params)
         else:
             chosen_model = model
     elif model is not None and model[1].source == "sentence":
         chosen_model = model
     elif sentence_params is not None:
-        chosen_params = sentence_params
+        chosen_params = r.use("params", sentence_params)
     elif model is not None and model[1].source == "earlier":
         chosen_model = model
     else:
@@ -184,6 +190,15 @@ def params_options(r: Resolver, notes: list[str], required: bool = True) -> list
         elif model is not None:
             chosen_model = model
     if chosen_params is not None:
+        if chosen_params is sentence_params and len({m.value for m in r.sentence_mentions("params")}) > 1:
+            # "46.7B in total, 12.9B active per token": each stated size is a reading (an MoE's
+            # active parameters are what a token reads), and the explanation says which matched.
+            options = []
+            for mention in sorted(r.sentence_mentions("params"), key=lambda m: r.rank(m)):
+                if all(option.value != mention.value for option in options):
+                    options.append(ParamsOption(mention.value, f"params = {mention.text.strip()}" if options else None, None, ""))
+            notes.append(f"params = {' or '.join(format_count(o.value) for o in options)} (you gave several sizes: each is tried)")
+            return options
         value = float(chosen_params.value)  # type: ignore[arg-type]
         notes.append(chosen_params.note("params", format_count(value)))
         return [ParamsOption(value, None, None, "")]
@@ -238,6 +253,7 @@ def _dtype(r: Resolver, notes: list[str], default: str, clause_only: bool = Fals
     found = r.dtype(clause_only=clause_only, fact=fact)
     if found is None:
         notes.append(f"dtype = {default} (not stated; assumed)")
+        r.use("dtype", Found(default, "default"))
         return default, False
     key, _ = _bytes_per_element(str(found.value))
     notes.append(found.note("dtype", key))
@@ -260,7 +276,8 @@ def _label_join(*labels: str | None) -> str | None:
     return "; ".join(parts) if parts else None
 
 
-_ONE_SEQUENCE = r"\b(?:one|a\s+single|per|each|a)\s+(?:sequence|sample|request|prompt|user|conversation)\b"
+_PER_TOKEN_TEXT = r"\bper\s+(?:output\s+|generated\s+|new\s+)?token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+|output\s+)?token\b|\b(?:per|each|every|a|one)\s+(?:decode\s+|decoding\s+)?step\b|\bstep\s+time\b|\btpot\b|\binter[- ]token\b"
+_ONE_SEQUENCE = r"\b(?:one|a\s+single|per|each|a)\s+(?:[\w.,]+[- ]tokens?[- ]|\d[\w.,]*\s+)?(?:sequence|sample|request|prompt|user|conversation)\b"
 
 
 def _text_has(r: Resolver, pattern: str) -> bool:
@@ -281,12 +298,33 @@ _KV_DTYPE = re.compile(
 )
 
 
+def _local_length(r: Resolver, claim: Mention) -> Mention | None:
+    """A context length written right after the claim: "1.25 GiB at 4k", "4 GiB at 32k", "2 GiB per 4,096-token sequence"."""
+    after = [m for m in r.sentence_mentions("seq", "tokens") if 0 <= m.start - claim.end <= 16 and r.parsed.clause_of(m.start) == claim.clause]
+    return after[0] if after else None
+
+
 def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "bytes")
     notes = ev.notes
     presets = model_presets(r, notes)
     dims: dict[str, int] = {}
-    if not presets:
+    stated = {name: r.in_sentence(name) for name in ("layers", "kv_heads", "head_dim")}
+    stated = {name: found for name, found in stated.items() if found is not None and any(
+        m.text == found.text and r.parsed.clause_of(m.start) == claim.clause for m in r.sentence_mentions(name))}
+    if len(presets) == 1 and stated:
+        # "the 2.5 MiB per token it would need with 64 KV heads": the sentence changes the model's shape.
+        from interviewer.tools.presets import MODEL_PRESETS
+
+        config = MODEL_PRESETS[presets[0]]
+        dims = {"layers": config.layers, "kv_heads": config.kv_heads, "head_dim": config.head_dim}
+        for name, found in stated.items():
+            if found is not None:
+                dims[name] = _int(r.use(name, found), name)
+                notes.append(found.note(name, str(dims[name])))
+        presets = []
+        notes.append(f"layers = {dims['layers']}, KV heads = {dims['kv_heads']}, head dim = {dims['head_dim']}")
+    if not presets and not dims:
         layers = r.number("layers")
         kv_heads = r.number("kv_heads") or r.number("heads")
         head_dim = r.number("head_dim")
@@ -302,7 +340,17 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             raise MissingInput(model_missing)
         dims = {"layers": _int(layers, "layers"), "kv_heads": _int(kv_heads, "KV heads"), "head_dim": _int(head_dim, "head dim")}
         notes.append(f"layers = {dims['layers']}, KV heads = {dims['kv_heads']}, head dim = {dims['head_dim']}")
-    per_token = "per_token" in claim.markers
+    local = _local_length(r, claim)
+    per_token = "per_token" in claim.markers and local is None
+    if not per_token and local is None and not claim.markers & {"per_sequence", "total"}:
+        # "KV cache per token: 2 × 24 × 20 × 128 × 2 bytes = 245,760 bytes": the subject said per token.
+        clause_start = r.parsed.clauses[claim.clause][0]
+        subject = None
+        for subject in re.finditer(r"\bper\s+token\b|/\s?token\b", r.parsed.text[:clause_start], re.IGNORECASE):
+            pass
+        if subject is not None:
+            between = [m for m in r.sentence_mentions("seq", "tokens", "out_tokens", "batch", "requests") if subject.end() <= m.start < claim.end + 20]
+            per_token = not between
     seqs: list[tuple[int, str | None]] = []
     if per_token:
         seq = 1
@@ -313,8 +361,16 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             seqs.append((_int(whole, "context length"), f"the whole cache at {_int(whole, 'context length'):,} tokens, read once per token"))
     else:
         found = r.number("seq", "tokens", as_seq=True)
+        if local is not None:
+            found = Found(context_length(local.value, True) if local.used_k else local.value, "sentence", local.text)
         if found is None:
             raise MissingInput("the context length")
+        if found.source in ("scenario", "earlier") and not re.search(r"\bfull[- ](?:context|length|window)|\bmax(?:imum)?\s+(?:context|length)|\bthe\s+(?:whole\s+)?context\b", r.parsed.text, re.IGNORECASE) and re.search(
+            r"\b(?:average|avg|mean|typical|median|active|running|live|concurrent|conversations?|users?|requests?|sessions?|chats?)\b", f"{r.parsed.cue_prefix} {r.parsed.text}", re.IGNORECASE
+        ):
+            length = f"{_int(found, 'context length'):,} tokens"
+            where = "the scenario" if found.source == "scenario" else "earlier in your answer"
+            ev.doubts.append(f"the sentence does not say how long those sequences are ({length}, from {where}, is a maximum, not what every request uses)")
         seq = _int(found, "context length")
         notes.append(found.note("seq", f"{seq:,} tokens"))
         lengths = _token_counts(r)
@@ -322,7 +378,8 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             total = sum(lengths)
             seqs.append((total, f"prompt + generated tokens = {total:,}"))
     batches: list[tuple[int, str | None]]
-    if per_token or "per_sequence" in claim.markers or _clause_has(r, _ONE_SEQUENCE):
+    each = re.match(r"\s*(?:each|apiece)\b", r.parsed.text[claim.end:claim.end + 10], re.IGNORECASE) is not None and not _clause_has(r, r"\bgpus?\b|\bdevices?\b|\branks?\b")
+    if per_token or each or "per_sequence" in claim.markers or _clause_has(r, _ONE_SEQUENCE):
         batches = [(1, None)]
         notes.append("batch = 1 (per sequence)")
     else:
@@ -403,9 +460,12 @@ def _training_recipe(r: Resolver) -> dict:
 
 _OPTIMIZER_ONLY = re.compile(
     r"\b(?:optimi[sz]er|adam(?:w)?'?s?\s+states?)(?:[- ]states?)?\b(?![^.]*\b(?:grad|weights\s+and|model\s+states|everything)\b)"
-    r"|\bmaster\s+(?:weights|copy)\b[^.]{0,40}\b(?:momentum|variance|moments?)\b|\b(?:momentum|moments)\s+and\s+variances?\b",
+    r"|\bmaster\s+(?:weights|copy)\b[^.]{0,40}\b(?:momentum|variance|moments?)\b|\b(?:momentum|moments)\s+and\s+variances?\b"
+    r"|\bmaster\b[^.]{0,40}\bm\s*(?:,|and|\+)\s*(?:\d+\s*)?v\b|\bfp32\s+(?:optimi[sz]er\s+)?states?\b",
     re.IGNORECASE,
 )
+_CHECKPOINT = re.compile(r"\bcheckpoint|\bsnapshot|\bsave[sd]?\b|\bsaving\b|\bpersist|\bon\s+disk\b|\bto\s+disk\b", re.IGNORECASE)
+"""A checkpoint holds the fp32 master weights and Adam's moments, K = 12 bytes/param (gradients are not saved)."""
 
 
 def _model_state_candidates(params: ParamsOption, gpus: int, zero: int, recipe: dict, offload: str, per_param: bool, optimizer_only: bool | str = False) -> list[Candidate]:
@@ -523,12 +583,23 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
     if missing:
         raise MissingInput(*missing)
     notes.append(f"recipe: {recipe['precision']} precision, {recipe['optimizer']}" + (", fp32 gradients" if recipe["fp32_grads"] else ""))
-    optimizer_only: bool | str = bool(_OPTIMIZER_ONLY.search(r.parsed.text))
+    if per_param and not re.search(r"\badam|\bsgd\b|\badafactor\b|\boptimi[sz]er|\bmixed[- ]precision|\bamp\b|\bzero\b|\bfsdp\b|\btrain", f"{r.parsed.cue_prefix} {r.parsed.text}", re.IGNORECASE):
+        ev.doubts.append("the sentence does not name the optimizer or the precision recipe")
+    optimizer_only: bool | str = bool(_OPTIMIZER_ONLY.search(r.parsed.text)) or bool(_CHECKPOINT.search(f"{r.parsed.cue_prefix} {r.parsed.text}"))
     if optimizer_only and _clause_has(r, r"\boptimi[sz]er[- ]states?\b|\badam(?:w)?'?s?\s+states\b") and not _clause_has(r, r"\bgrad|\bweights\b|\bmodel[- ]states\b|\btotal\b"):
         optimizer_only = "explicit"
         ev.quantity = "optimizer-state memory" + (" per GPU" if per_gpu else "")
     for option in options:
         ev.candidates.extend(_model_state_candidates(option, gpus, zero, recipe, offload, per_param, optimizer_only))
+    if per_param:
+        # "ZeRO-2 on 8 GPUs keeps 2 + 14/8 = 3.75 bytes per parameter on each GPU": a per-GPU share of the 16.
+        zero_found = r.zero()
+        gpus_found = r.in_sentence("gpus")
+        if zero_found is not None and gpus_found is not None and (_per_gpu_claim(r, claim) or _text_has(r, r"\b(?:on|per|for)\s+(?:each|every|a|one)\s+gpu\b|\bper[- ]gpu\b")):
+            share_zero, share_gpus = int(zero_found[1].value), _int(r.use("gpus", gpus_found), "GPUs")  # type: ignore[arg-type]
+            for candidate in _model_state_candidates(ParamsOption(1e9, None, None, ""), share_gpus, share_zero, recipe, "none", False, False):
+                ev.candidates.append(Candidate(candidate.value / 1e9, f"{candidate.summary}, per parameter", _label_join(candidate.label, f"per GPU (ZeRO-{share_zero} over {share_gpus} GPUs)"),
+                                               candidate.calculator, candidate.inputs, candidate.working))
     return ev
 
 
@@ -551,12 +622,16 @@ def weights(r: Resolver, claim: Mention, topic: Topic, per_param: bool = False) 
         dtypes = [(key, None)]
         notes.append(found.note("dtype", key))
     split = 1
-    if not per_param and "per_gpu" in claim.markers:
-        found_split = r.number("tp") or r.in_sentence("gpus")
+    if not per_param and ("per_gpu" in claim.markers or (_clause_has(r, r"\b(?:per|each|every)\s+(?:gpu|device|rank|card)\b|\bper[- ]gpu\b") and "total" not in claim.markers)):
+        found_split = r.number("tp") or r.use("gpus", r.in_sentence("gpus"))
         if found_split is None:
             raise MissingInput("how many GPUs the weights are split over")
         split = _int(found_split, "GPUs")
         notes.append(found_split.note("split over GPUs", str(split)))
+        stages = r.in_sentence("stages")
+        if stages is not None and r.in_sentence("tp") is not None:
+            split *= _int(r.use("stages", stages), "pipeline stages")  # "TP 8 and PP 64": the layers are split too
+            notes.append(stages.note("× pipeline stages", str(_int(stages, "pipeline stages"))))
         ev.quantity = "weight memory per GPU"
     for option in options:
         for dtype, label in dtypes:
@@ -611,22 +686,37 @@ def activations(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     tp_found = r.number("tp")
     tp = _int(tp_found, "tensor parallel size") if tp_found is not None else 1
     sp = _text_has(r, r"\bsequence[- ]parallel")
-    recompute = "none"
-    if _text_has(r, r"\bselective\b"):
-        recompute = "selective"
-    elif _text_has(r, r"\bfull\s+recomput|\b(?:activation|gradient)\s+checkpointing\b|\bcheckpointing\s+every|\brecompute\s+everything"):
-        recompute = "full"
+    selective = r"\bselective\b"
+    full = r"\bfull\s+recomput|\b(?:activation|gradient)\s+checkpointing\b|\bcheckpointing\s+every|\brecompute\s+everything|\bfull\s+or\s+selective"
     if "per_layer" in claim.markers:
         notes.append("per layer")
+    # The recomputation the claim's own clause names; one named elsewhere in the sentence may be the
+    # remedy for the number ("storing everything costs 46 GB ... so use selective recomputation").
+    if _clause_has(r, selective):
+        recomputes: list[tuple[str, str | None]] = [("selective", None)]
+    elif _clause_has(r, full):
+        recomputes = [("full", None)]
+    else:
+        recomputes = [("none", None)]
+        if _text_has(r, selective):
+            recomputes.append(("selective", "with selective recomputation"))
+        if _text_has(r, full):
+            recomputes.append(("full", "with full recomputation"))
+    recompute = recomputes[0][0]
+    if recompute == "none" and _text_has(r, r"\bflash[- ]?attention|\bflash\b|\bfused\s+attention|\b34\s*[·*×]?\s*s\s*[·*×]?\s*b\s*[·*×]?\s*h\b|\b34\s*[·*×]?\s*sbh\b|attention\s+term\s+(?:disappears|goes|vanishes)"):
+        # FlashAttention never stores the s × s scores: the 5as/h term goes, as with selective
+        # recomputation (Dao et al. 2022; Korthikanti et al. 2022, §4.2), leaving 34·sbh per layer.
+        recomputes.append(("selective", "FlashAttention: no stored attention scores (34·sbh per layer)"))
     for shape, label in shapes:
-        inputs = shape | {"seq": seq, "micro_batch": batch, "tp": tp, "sp": sp, "recompute": recompute}
-        result = run("activations", **inputs)
-        value = result.value
-        if "per_layer" in claim.markers:
-            value = float(result.breakdown["per_layer_bytes"])
-        summary = f"{result.breakdown['formula']} per layer (Korthikanti et al. 2022) with s={seq}, b={batch}, h={shape['hidden']}, a={shape['heads']}" + (
-            "" if "per_layer" in claim.markers else f", × {shape['layers']} layers")
-        ev.candidates.append(Candidate(value, summary, label, "activations", inputs, list(result.working)))
+        for mode, mode_label in recomputes:
+            inputs = shape | {"seq": seq, "micro_batch": batch, "tp": tp, "sp": sp, "recompute": mode}
+            result = run("activations", **inputs)
+            value = result.value
+            if "per_layer" in claim.markers:
+                value = float(result.breakdown["per_layer_bytes"])
+            summary = f"{result.breakdown['formula']} per layer (Korthikanti et al. 2022) with s={seq}, b={batch}, h={shape['hidden']}, a={shape['heads']}" + (
+                "" if "per_layer" in claim.markers else f", × {shape['layers']} layers")
+            ev.candidates.append(Candidate(value, summary, _label_join(label, mode_label), "activations", inputs, list(result.working)))
     return ev
 
 
@@ -643,7 +733,7 @@ def gpu_memory(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
 
 
 def _tensor_parallel_options(r: Resolver, notes: list[str]) -> list[tuple[int, str | None]]:
-    split = r.in_sentence("tp", "gpus") or r.number("tp", use_facts=False)
+    split = r.use("gpus", r.in_sentence("tp", "gpus")) or r.number("tp", use_facts=False)
     if split is not None:
         notes.append(split.note("GPUs sharing the weights", str(_int(split, "GPUs"))))
         return [(_int(split, "GPUs"), None)]
@@ -677,37 +767,85 @@ def decode(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         notes.append(f"{claim.text} = {format_seconds(1 / rate)} per token" + (" per sequence" if batch > 1 else ""))
         ev.said_suffix = f" ({format_seconds(1 / rate)} per token)"
         ev.throughput = True
+    elif claim.dim == "seconds" and not re.search(_PER_TOKEN_TEXT, _clause_without_numbers(r), re.IGNORECASE):
+        # "a 150-token reply needs ≈ 386 ms": a whole reply is that many decode steps.
+        counts = sorted((m for m in r.sentence_mentions("tokens", "out_tokens") if r.parsed.clause_of(m.start) == claim.clause and m.value >= 1 and _reply_length(r, m)), key=r.rank)
+        if counts:
+            n = counts[0].value
+            low, high = (claim.low / n, claim.high / n) if claim.low is not None and claim.high is not None else (None, None)
+            ev.readings = [Reading(claim.value / n, low, high)]
+            ev.said_suffix = f" for {n:,.0f} tokens ({format_seconds(claim.value / n)} per token)"
+            notes.append(f"tokens = {n:,.0f} (you said '{counts[0].text}'): {claim.text} / {n:,.0f} = {format_seconds(claim.value / n)} per token")
+            ev.quantity = "decode time per token (whole reply / tokens)"
     kv_shape = _kv_shape(r)
+    batches = [(batch, None)]
+    if batch > 1 and batch_found is not None and batch_found.source == "sentence" and re.search(_ONE_SEQUENCE, r.parsed.text, re.IGNORECASE):
+        batches.append((1, "one sequence"))  # "one 32k-token sequence reads ..., and three such sequences ..."
+    # Without a length in the sentence the KV read is anywhere from nothing to the scenario's full
+    # context for every sequence, so the time is a band, not one number.
+    kv_band = seq_found is not None and seq_found.source != "sentence"
     for option in options:
-        kv_variants: list[tuple[float, str | None]] = [(0.0, None)]
         shape = {"preset": option.preset} if option.preset else kv_shape
-        if shape and seq_found is not None:
-            seq = _int(seq_found, "context length")
-            try:
-                kv = run("kv-cache", **shape, seq=seq, batch=batch, dtype="fp16")
-            except InvalidInput:
-                kv = None
-            if kv is not None:
-                kv_variants.append((kv.value, f"KV-cache reads included ({format_bytes(kv.value)} at {seq:,} tokens)"))
-        for gpu in gpus:
-            for split, split_label in splits:
-                for kv_bytes, kv_label in kv_variants:
-                    inputs = {"params": option.value, "dtype": dtype, "gpu": gpu, "batch": batch, "gpus": split}
-                    if kv_bytes:
-                        inputs["kv_bytes"] = kv_bytes
-                    result = run("decode-latency", **inputs)
-                    b = result.breakdown
-                    spec = _gpu_spec(gpu)
-                    bound = b["bound"]
-                    size = float(b["weight_bytes"]) / option.value
-                    if bound == "memory":
-                        summary = (f"{format_count(option.value)} params × {size:g} B ({dtype})" + (f" + {format_bytes(kv_bytes)} KV" if kv_bytes else "")
-                                   + f" read once per token / {spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s ({spec.name})" + (f" × {split} GPUs" if split > 1 else ""))
+        for step_batch, batch_label in batches:
+            kv_variants: list[tuple[float, str | None]] = [(0.0, None)]
+            if shape and seq_found is not None:
+                seq = _int(seq_found, "context length")
+                try:
+                    kv = run("kv-cache", **shape, seq=seq, batch=step_batch, dtype="fp16")
+                except InvalidInput:
+                    kv = None
+                if kv is not None:
+                    kv_variants.append((kv.value, f"KV-cache reads included ({format_bytes(kv.value)} at {seq:,} tokens)"))
+            for gpu in gpus:
+                for split, split_label in splits:
+                    found: list[Candidate] = []
+                    for kv_bytes, kv_label in kv_variants:
+                        inputs = {"params": option.value, "dtype": dtype, "gpu": gpu, "batch": step_batch, "gpus": split}
+                        if kv_bytes:
+                            inputs["kv_bytes"] = kv_bytes
+                        result = run("decode-latency", **inputs)
+                        b = result.breakdown
+                        spec = _gpu_spec(gpu)
+                        size = float(b["weight_bytes"]) / option.value
+                        if b["bound"] == "memory":
+                            summary = (f"{format_count(option.value)} params × {size:g} B ({dtype})" + (f" + {format_bytes(kv_bytes)} KV" if kv_bytes else "")
+                                       + f" read once per token / {spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s ({spec.name})" + (f" × {split} GPUs" if split > 1 else ""))
+                        else:
+                            summary = f"compute-bound at batch {step_batch}: 2 × {format_count(option.value)} × {step_batch} FLOPs / {float(b['peak_flops']) / 1e12:.4g} TFLOP/s ({spec.name})"
+                        gpu_label = f"{spec.name} ({spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s)" if len(gpus) > 1 else None
+                        found.append(Candidate(result.value, summary, _label_join(option.label, gpu_label, split_label, batch_label, kv_label), "decode-latency", inputs, list(result.working)))
+                    if kv_band and len(found) == 2:
+                        low, high = found
+                        high_text = format_seconds(high.value)
+                        band = Candidate(low.value, f"{low.summary}; up to {high_text} with every sequence's KV read at {seq:,} tokens (the length is not stated)",
+                                         low.label, "decode-latency", low.inputs, low.working + [f"with KV reads: {high_text}"], low=low.value, high=high.value)
+                        ev.candidates.append(band)
                     else:
-                        summary = f"compute-bound at batch {batch}: 2 × {format_count(option.value)} × {batch} FLOPs / {float(b['peak_flops']) / 1e12:.4g} TFLOP/s ({spec.name})"
-                    gpu_label = f"{spec.name} ({spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s)" if len(gpus) > 1 else None
-                    ev.candidates.append(Candidate(result.value, summary, _label_join(option.label, gpu_label, split_label, kv_label), "decode-latency", inputs, list(result.working)))
+                        ev.candidates.extend(found)
     return ev
+
+
+def _clause_without_numbers(r: Resolver) -> str:
+    """The claim's clause with every number and its unit blanked ("6.7 ms/token" says nothing about "1 s")."""
+    start, end = r.parsed.clauses[r.claim.clause]
+    chars = list(r.parsed.text[start:end])
+    for m in r.parsed.mentions:
+        for i in range(max(m.start, start), min(m.end, end)):
+            chars[i - start] = " "
+    return "".join(chars)
+
+
+def _reply_length(r: Resolver, mention: Mention) -> bool:
+    """Whether a token count is the length of a reply ("a 150-token reply", "for 150 tokens", "150 × 2.57 ms"), not a context."""
+    after = r.parsed.text[mention.end:mention.end + 25]
+    before = r.parsed.text[max(0, mention.start - 25):mention.start]
+    if re.match(r"[\s-]*(?:output\s+|generated\s+|new\s+)?(?:reply|replies|response|answer|message|output|completion|generation)", after, re.IGNORECASE):
+        return True
+    if re.search(r"\b(?:for|generat\w*|decod\w*|produc\w*|emit\w*|stream\w*)\s+(?:an?\s+|the\s+)?(?:about\s+|~\s*)?$", before, re.IGNORECASE):
+        return True
+    if mention.end <= r.claim.start and re.match(r"\s*(?:is|are|takes?|needs?|would|will|costs?|at)\b", after, re.IGNORECASE):
+        return True  # "so 150 tokens is at least ~386 ms"
+    return re.search(r"\b(?:reply|replies|response|answer|message|output|completion)\b", r.parsed.clause_text(r.claim.clause), re.IGNORECASE) is not None
 
 
 def _token_counts(r: Resolver) -> list[int]:
@@ -737,9 +875,28 @@ def _kv_shape(r: Resolver) -> dict | None:
         return None
 
 
+def _same_group(text: str, a: int, b: int) -> bool:
+    """Whether two positions sit in the same parenthesised group (or both outside any)."""
+    def group(position: int) -> int:
+        depth = 0
+        for index in range(position - 1, -1, -1):
+            if text[index] == ")":
+                depth += 1
+            elif text[index] == "(":
+                if depth == 0:
+                    return index
+                depth -= 1
+        return -1
+    return group(a) == group(b)
+
+
 def _mfu(r: Resolver, notes: list[str]) -> float | None:
     found = r.number("mfu")
     if found is None:
+        return None
+    own = [m for m in r.sentence_mentions("mfu") if r.parsed.clause_of(m.start) == r.claim.clause and _same_group(r.parsed.masked, m.start, r.claim.start)]
+    if not own and _clause_has(r, r"\bpeak\b"):
+        notes.append("MFU: the claim is at peak; the MFU elsewhere in the sentence is for another figure")
         return None
     value = float(found.value)  # type: ignore[arg-type]
     if value > 1:
@@ -791,12 +948,15 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
     ev = Evaluation(topic, "bytes" if sent else "seconds")
     notes = ev.notes
     payloads: list[tuple[float, str | None, str]] = []
-    payload = r.in_sentence("bytes")
+    payload = r.use("bytes", r.in_sentence("bytes"))
     if payload is None and not _text_has(r, r"\bparam|\bmodel\b") and "bytes" in r.context.numbers:
-        payload = r.context.numbers["bytes"]
+        payload = r.use("bytes", r.context.numbers["bytes"])
     if payload is not None:
         payloads.append((float(payload.value), None, f"S = {format_bytes(float(payload.value))}"))  # type: ignore[arg-type]
         notes.append(payload.note("S", format_bytes(float(payload.value))))  # type: ignore[arg-type]
+        worked = [m for m in r.sentence_mentions("bytes") if m.text == payload.text and re.search(r"(?:=|≈)\s*(?:about\s+|~\s*)?$", r.parsed.masked[max(0, m.start - 6):m.start])]
+        if worked:
+            ev.doubts.append(f"{payload.text} is worked out in the sentence, so it may be what is sent rather than the size all-reduced")
     else:
         options = params_options(r, notes, required=False)
         if not options:
@@ -814,6 +974,8 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
         raise MissingInput("the number of GPUs")
     gpus = _int(gpus_found, "GPUs")
     notes.append(gpus_found.note("n", str(gpus)))
+    if gpus_found.source != "sentence" and _text_has(r, r"\b\d+\s+(?:data[- ]parallel\s+)?(?:replicas|ranks|nodes|workers|participants|groups)\b"):
+        ev.doubts.append("the sentence counts the ring's members in other units than GPUs")
     bandwidths: list[tuple[float, str | None]] = []
     if not sent:
         bandwidth = r.number("bandwidth")
@@ -821,6 +983,10 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
             bandwidths.append((float(bandwidth.value), None))  # type: ignore[arg-type]
             notes.append(bandwidth.note("B", f"{float(bandwidth.value) / 1e9:g} GB/s"))  # type: ignore[arg-type]
         else:
+            if _text_has(r, r"\bnics?\b|\binfiniband\b|\bhdr\b|\bndr\b|\bacross\s+nodes\b|\binter-?node\b|\bethernet\b|\bpcie\b"):
+                ev.doubts.append("the link is a network card or PCIe, whose bandwidth the sentence does not give")
+            elif gpus > 8:
+                ev.doubts.append(f"a ring over {gpus} GPUs crosses nodes, so its link is the network, whose bandwidth the sentence does not give")
             try:
                 gpu_names = gpu_options(r, notes)
             except MissingInput:
@@ -888,6 +1054,26 @@ def littles_law(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     return ev
 
 
+def token_rate(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
+    """Aggregate tokens per second = requests per second × tokens per request (both stated in the sentence)."""
+    ev = Evaluation(topic, "count")
+    rates = r.sentence_mentions("rate")
+    counts = [m for m in r.sentence_mentions("tokens", "out_tokens") if m.value >= 1]
+    if not rates or not counts:
+        raise MissingInput("the request rate and the tokens per request")
+    rate = min(rates, key=r.rank)
+    tokens = min(counts, key=r.rank)
+    if len({m.value for m in counts}) > 1:
+        ev.doubts.append("the sentence gives more than one token count (" + " or ".join(m.text for m in counts) + ")")
+    ev.notes.append(f"rate = {rate.value:g} req/s (you said '{rate.text}')")
+    ev.notes.append(f"tokens per request = {tokens.value:g} (you said '{tokens.text}')")
+    value = rate.value * tokens.value
+    ev.readings = [Reading(claim.value, claim.low, claim.high)]
+    ev.candidates.append(Candidate(value, f"{rate.value:,.0f} req/s × {tokens.value:,.0f} tokens per request", None, None, {"rate": rate.value, "tokens": tokens.value},
+                                   [f"{rate.value:,.4g} requests/s × {tokens.value:,.4g} tokens each = {value:,.4g} tokens/s"]))
+    return ev
+
+
 # --- compute ----------------------------------------------------------------------------------
 
 
@@ -949,10 +1135,54 @@ def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             raise MissingInput("the number of tokens")
         tokens = _int(seq_found, "tokens") * batch
         notes.append(seq_found.note("tokens", f"{tokens:,}"))
+    attention: float | None = None
+    if not per_token:
+        layers, hidden = r.number("layers"), r.number("hidden")
+        if layers is not None and hidden is not None:
+            seq = _int(seq_found, "tokens")
+            attention = 4.0 * seq * seq * _int(hidden, "hidden") * _int(layers, "layers") * batch
     for option in options:
         value = 2 * option.value * tokens
         ev.candidates.append(Candidate(value, f"2·N per token = 2 × {format_count(option.value)} params" + (f" × {tokens:,} tokens" if tokens > 1 else ""), option.label, None, {"params": option.value, "tokens": tokens},
                                        [f"forward ≈ 2·N FLOPs per token (Kaplan et al. 2020, §2.1): 2 × {option.value:.4g} × {tokens:,} = {value:.4g} FLOPs (attention's 4·s²·d per layer not included)"]))
+        if attention:
+            # Attention's QKᵀ and AV add 4·s²·d per layer per sequence (2·s²·d with a causal kernel).
+            for share, label in ((0.5, "plus causal attention, 2·s²·d per layer"), (1.0, "plus attention, 4·s²·d per layer")):
+                total = value + share * attention
+                ev.candidates.append(Candidate(total, f"2·N·tokens + {'2' if share == 0.5 else '4'}·s²·d·L = {value:.3g} + {share * attention:.3g}", _label_join(option.label, label), None,
+                                               {"params": option.value, "tokens": tokens}, [f"attention QKᵀ and AV (Vaswani et al. 2017): {share * 4:g}·s²·d per layer × layers × batch = {share * attention:.4g} FLOPs"]))
+    return ev
+
+
+def attention_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
+    """The two sequence-by-sequence matmuls of self-attention, QKᵀ and AV: 2·s²·d FLOPs each per layer
+    and sequence, 4·s²·d together (Vaswani et al. 2017, §3.2 and Table 1; a causal kernel that skips
+    masked blocks does about half, Dao et al. 2022, FlashAttention)."""
+    ev = Evaluation(topic, "FLOPs")
+    notes = ev.notes
+    seq_found, hidden_found = r.number("seq", "tokens", as_seq=True), r.number("hidden")
+    missing = [name for name, value in (("the sequence length", seq_found), ("the model width d", hidden_found)) if value is None]
+    if missing:
+        raise MissingInput(*missing)
+    seq, width = _int(seq_found, "sequence length"), _int(hidden_found, "model width")
+    notes.append(seq_found.note("s", f"{seq:,}"))  # type: ignore[union-attr]
+    notes.append(hidden_found.note("d", f"{width:,}"))  # type: ignore[union-attr]
+    batch_found = r.in_sentence("batch")
+    batch = _int(r.use("batch", batch_found), "batch") if batch_found is not None else 1
+    both = 4 * seq * seq * width * batch
+    per_layer = "per_layer" in claim.markers or _clause_has(r, r"\bper\s+layer\b|\beach\s+layer\b")
+    layer_options: list[tuple[int, str | None]] = [(1, None)]
+    if not per_layer:
+        layers = r.number("layers")
+        if layers is not None:
+            layer_options.append((_int(layers, "layers"), f"× {_int(layers, 'layers')} layers"))
+    working = [f"QKᵀ: 2·s²·d = 2 × {seq:,}² × {width:,} FLOPs; AV the same; together 4·s²·d = {both:.4g} FLOPs per layer" + (f" for {batch} sequences" if batch > 1 else "")]
+    for layers, layer_label in layer_options:
+        scale = layers
+        suffix = f" × {layers} layers" if layers > 1 else " per layer"
+        ev.candidates.append(Candidate(both * scale, f"QKᵀ and AV: 4·s²·d = 4 × {seq:,}² × {width:,}{suffix}", layer_label, None, {"seq": seq, "hidden": width, "layers": layers}, working))
+        ev.candidates.append(Candidate(both * scale / 2, f"2·s²·d{suffix} (one of the two matmuls, or both with causal masking skipped)",
+                                       _label_join(layer_label, "one matmul, or causal (half)"), None, {"seq": seq, "hidden": width, "layers": layers}, working))
     return ev
 
 
@@ -1017,7 +1247,7 @@ def time_to_train(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         return _int(found, "GPUs")
 
     def hardware_items() -> list[tuple[dict, str | None, str]]:
-        peak = r.in_sentence("peak")
+        peak = r.use("peak", r.in_sentence("peak"))
         if peak is not None:
             notes.append(peak.note("peak", f"{float(peak.value) / 1e12:g} TFLOP/s"))  # type: ignore[arg-type]
             return [({"peak_flops": float(peak.value)}, None, "the stated peak")]  # type: ignore[arg-type]
@@ -1056,6 +1286,13 @@ def time_to_train(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                 ev.candidates.append(Candidate(typical.value, summary, label, "time-to-train", inputs | {"mfu": 0.4},
                                                list(typical.working) + [f"at 100% MFU: {format_seconds(best.value)}; at 30%: {format_seconds(slow.value)}"],
                                                low=best.value, high=slow.value))
+    # "The node sustains ≈ 1.0e15 FLOP/s, so the run takes ≈ 1.2e7 s": a stated rate for the whole
+    # job (peak × GPUs × MFU already applied) is another reading of a FLOP/s in the sentence.
+    for rate in (m for m in r.sentence_mentions("peak") if m.value > 0):
+        for work_inputs, work_label, work_text in work:
+            total = float(work_inputs["flops"]) if "flops" in work_inputs else 6.0 * float(work_inputs["params"]) * float(work_inputs["tokens"])
+            ev.candidates.append(Candidate(total / rate.value, f"{work_text} / {rate.text} (the stated rate, for the whole job)", _label_join(work_label, f"at the stated {rate.text} in total"),
+                                           None, {"flops": total, "rate": rate.value}, [f"{total:.4g} FLOPs / {rate.value:.4g} FLOP/s = {format_seconds(total / rate.value)}"]))
     return ev
 
 
@@ -1063,9 +1300,11 @@ def params_count(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "parameters")
     notes = ev.notes
     non_embedding = _clause_has(r, r"\bnon[- ]embedding\b")
-    presets = model_presets(r, notes)
+    stated_dims = r.in_sentence("layers") is not None and r.in_sentence("hidden") is not None
+    # "a model with 32 layers and d = 4096 ... 12·L·d²": the sentence's own shape, not a named model
+    presets = [] if stated_dims and not r.sentence_has("model") else model_presets(r, notes)
     model = r.model()
-    if not presets and model is not None and model[0].params and model[1].source == "sentence":
+    if not presets and not stated_dims and model is not None and model[0].params and model[1].source == "sentence":
         ref = model[0]
         ev.candidates.append(Candidate(ref.params, f"{ref.text.strip()} has {format_count(ref.params)} parameters (the size in its name)", None, None, {"model": ref.text.strip()},
                                        [f"{ref.text.strip()}: {format_count(ref.params)} parameters, the nominal size in the model's name"]))
@@ -1115,14 +1354,14 @@ def peak_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "FLOP/s")
     names = gpu_options(r, ev.notes)
     specs = [_gpu_spec(name) for name in names]
-    stated = r.dtype()
+    stated = r.dtype(clause_only=True)  # "989.5 TFLOP/s dense on H100, with fp32 accumulation": only the claim's own dtype counts
     stated_key = _bytes_per_element(str(stated.value))[0] if stated is not None else None
     if stated is not None:
         ev.notes.append(stated.note("dtype", stated_key))
     same_peaks = all(spec.peak_flops == specs[0].peak_flops for spec in specs)
     groups = [(specs[0], _family(names))] if same_peaks else [(spec, spec.name) for spec in specs]
     mistakes: list[Candidate] = []
-    count = r.in_sentence("gpus")
+    count = r.use("gpus", r.in_sentence("gpus"))
     gpu_count = _int(count, "GPUs") if count is not None else 1
     mfu = _mfu(r, ev.notes)
     if mfu is not None:
@@ -1137,6 +1376,8 @@ def peak_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     for spec, shown in groups:
         if stated_key is not None:
             peak, used, _ = peak_flops_for(spec, stated_key)
+            if used != stated_key and not (stated_key == "bf16" and used == "fp16"):
+                raise InvalidInput(f"the hardware table has no dense {stated_key} peak for the {spec.name}")
             dtypes = [(used, peak)]
         else:
             order = ["fp16", "bf16", "tf32", "fp8", "int8", "fp32"]
@@ -1150,7 +1391,10 @@ def peak_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             if gpu_count > 1:
                 ev.candidates.append(Candidate(peak * gpu_count, f"{gpu_count} × {shown} dense {name} peak {peak / 1e12:g} TFLOP/s", _label_join(*label_parts, f"aggregate over {gpu_count} GPUs"), None,
                                                {"gpu": spec.name, "dtype": dtype, "gpus": gpu_count}, [spec.source]))
-            if dtype != "fp32":
+            if dtype != "fp32" and _clause_has(r, r"\bsparsity\b|\bsparse\b|\b2:4\b"):
+                ev.candidates.append(Candidate(2 * peak, f"{shown} {name} peak with 2:4 structured sparsity: {2 * peak / 1e12:g} TFLOP/s (datasheet)",
+                                               _label_join(*label_parts, "2:4 sparsity figure, as you said"), None, {"gpu": spec.name, "dtype": dtype}, [spec.source]))
+            elif dtype != "fp32":
                 mistakes.append(Candidate(2 * peak, f"{shown} dense {name} peak is {peak / 1e12:g} TFLOP/s", None, None, {"gpu": spec.name, "dtype": dtype}, [spec.source],
                                           mistake=f"{2 * peak / 1e12:g} TFLOP/s is the datasheet's 2:4-sparsity figure; the {shown}'s dense {name} peak is {peak / 1e12:g} TFLOP/s"))
     ev.candidates.extend(mistakes)
@@ -1160,17 +1404,27 @@ def peak_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
 def bandwidth(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "bytes/s")
     names = gpu_options(r, ev.notes)
-    interconnect = _text_has(r, r"\bnvlink\b|\binterconnect\b|\bgpu[- ]to[- ]gpu\b")
+    link_words = r"\bnvlink\d?\b|\bnvswitch\b|\binterconnect\b|\bgpu[- ]to[- ]gpu\b"
+    memory_words = r"\bhbm\d?e?\b|\bmemory\b|\bvram\b|\bdram\b"
+    # The claim's own clause says which figure it is; if it names neither, both are readings.
+    if _clause_has(r, memory_words) and not _clause_has(r, link_words):
+        kinds = ["memory"]
+    elif _clause_has(r, link_words) or (_text_has(r, link_words) and not _text_has(r, memory_words)):
+        kinds = ["link"]
+    else:
+        kinds = ["memory", "link"] if _text_has(r, link_words) else ["memory"]
     for name in names:
         spec = _gpu_spec(name)
         label = spec.name if len(names) > 1 else None
-        if interconnect:
-            link = spec.interconnect_bytes_per_s
-            ev.candidates.append(Candidate(link, f"{spec.name} {spec.interconnect}: {link / 1e9:g} GB/s (datasheet, both directions)", label, None, {"gpu": spec.name}, [spec.source]))
-            ev.candidates.append(Candidate(link / 2, f"{spec.name} {spec.interconnect}: {link / 2e9:g} GB/s per direction", _label_join(label, "per direction"), None, {"gpu": spec.name}, [spec.source]))
-        else:
-            value = spec.bandwidth_bytes_per_s
-            ev.candidates.append(Candidate(value, f"{spec.name} HBM bandwidth: {format_value(value, 'bytes/s')} (datasheet)", label, None, {"gpu": spec.name}, [spec.source]))
+        for kind in kinds:
+            if kind == "link":
+                link = spec.interconnect_bytes_per_s
+                link_label = label if kinds == ["link"] else _label_join(label, spec.interconnect)
+                ev.candidates.append(Candidate(link, f"{spec.name} {spec.interconnect}: {link / 1e9:g} GB/s (datasheet, both directions)", link_label, None, {"gpu": spec.name}, [spec.source]))
+                ev.candidates.append(Candidate(link / 2, f"{spec.name} {spec.interconnect}: {link / 2e9:g} GB/s per direction", _label_join(link_label, "per direction"), None, {"gpu": spec.name}, [spec.source]))
+            else:
+                value = spec.bandwidth_bytes_per_s
+                ev.candidates.append(Candidate(value, f"{spec.name} HBM bandwidth: {format_value(value, 'bytes/s')} (datasheet)", label, None, {"gpu": spec.name}, [spec.source]))
     return ev
 
 
@@ -1189,12 +1443,14 @@ EVALUATORS = {
     "time-to-train": time_to_train,
     "train-flops": train_flops,
     "forward-flops": forward_flops,
+    "attention-flops": attention_flops,
     "chinchilla-tokens": chinchilla,
     "chinchilla-params": chinchilla,
     "chinchilla-flops": chinchilla,
     "chinchilla-ratio": chinchilla,
     "bubble": bubble,
     "littles-law": littles_law,
+    "token-rate": token_rate,
     "params": params_count,
     "peak-flops": peak_flops,
     "bandwidth": bandwidth,

@@ -22,6 +22,7 @@ from interviewer.claims.units import (
     MAGNITUDE_LETTERS,
     MAGNITUDE_WORDS,
     NUMBER_RE,
+    UnitMatch,
     context_length,
     match_unit,
     number_value,
@@ -65,6 +66,8 @@ class Mention:
     """"per_gpu", "total", "per_token", "per_sequence", "per_layer", "sent" (bytes a GPU sends)."""
     clause: int = 0
     unit_text: str = ""
+    role_from: str | None = None
+    """How the role was read: "noun" ("10B params"), "before" ("batch = 8"), "magnitude" (a bare "6.7B")."""
 
 
 @dataclass
@@ -79,6 +82,17 @@ class ParsedSentence:
     clauses: list[tuple[int, int]]
     cue_prefix: str = ""
     """The previous piece when this one continues it after a semicolon: its topic cues still apply."""
+    previous_text: str = ""
+    """The sentence before this one, whose subject ("Ring all-reduce ...") the next one often continues."""
+    column_headers: list[str] | None = None
+    """For a Markdown table row: the header of each column ("model states per GPU"), which says what its numbers are."""
+
+    def header_of(self, position: int) -> str | None:
+        """The table header over the cell holding ``position`` (None outside tables)."""
+        if not self.column_headers:
+            return None
+        column = self.text[:position].count("|") - (1 if self.text.lstrip().startswith("|") else 0)
+        return self.column_headers[column] if 0 <= column < len(self.column_headers) else None
 
     def clause_of(self, position: int) -> int:
         index = bisect_right(self._clause_starts, position) - 1
@@ -86,7 +100,7 @@ class ParsedSentence:
 
     def __post_init__(self) -> None:
         self._clause_starts = [start for start, _ in self.clauses]
-        first = re.search(r"\bper\s+layer\b", self.masked)
+        first = re.search(r"\bper\s+layer\b(?!\s+and\s+(?:per\s+)?token)", self.masked)  # "K and V per layer and token" is no per-layer figure
         self.first_per_layer = first.start() if first else None
         self.is_question = self.text.rstrip().endswith("?")
 
@@ -100,17 +114,64 @@ class ParsedSentence:
 _SENTENCE_END = re.compile(r"[.!?]+(?=[\s\"')\]]|$)|;(?=\s)|\n")
 """Full stops, semicolons (independent clauses: inputs carry over as context) and line breaks."""
 _CLAUSE_BOUNDARY = re.compile(
-    r";\s*|,\s+|:\s+|\s+[-–—]\s+|\s*(?:→|=>)\s*"
+    r";\s*|,\s+|:\s+|\s+[-–—]\s+|\s*(?:→|=>)\s*|\s*\|\s*"
     r"|\s+(?=(?:and|but|while|whereas|so|which|then|because|since|whereas|although|or)\s)",
     re.IGNORECASE,
 )
 
 
+_LINE_START_BLOCK = re.compile(r"[ \t]*(?:[-*•]\s|\+\s(?!\d)|\d{1,3}[.)]\s|\||#|>|```|$)")
+"""A line that starts a new block (bullet, numbered item, table row, heading, quote, blank): never a wrap."""
+_WRAP_TAIL = re.compile(
+    r"(?:[,(=≈×x*·/+\-–—]|\b(?:of|the|a|an|on|at|to|and|or|for|with|is|are|was|by|in|from|than|as|per|vs\.?|each|its|their|that|which|so|but))\s*$",
+    re.IGNORECASE,
+)
+
+
+def _is_soft_wrap(text: str, newline: int) -> bool:
+    """Whether the line break at ``newline`` only wraps a long line of prose (Markdown's soft break).
+
+    Wrapped prose ("... so 2 GiB for a 4,096-token\nsequence and ...") is one sentence; a new
+    bullet, table row, heading or blank line, or a line after one that ended a sentence, is not.
+    """
+    line_start = text.rfind("\n", 0, newline) + 1
+    previous = text[line_start:newline].rstrip()
+    if not previous or previous.lstrip().startswith(("|", "#")):
+        return False
+    following = text[newline + 1:newline + 80]
+    if _LINE_START_BLOCK.match(following):
+        return False
+    tail = previous.rstrip("*_` ")
+    if not tail or tail[-1] in ".!?;" or (tail[-1] == ":" and len(previous) < 40):
+        return False
+    if _WRAP_TAIL.search(tail):
+        return True  # "... on an\nA100": a line cut after a word that needs more
+    next_line = text[newline + 1:].split("\n", 1)[0].strip()
+    if len(previous) < 40 or (len(previous) < 70 and len(next_line) < 40):
+        return False  # short lines without a full stop are deliberate lines ("Weights: 14 GB"), not a wrapped paragraph
+    first = following.lstrip()[:1]
+    if first.islower() or first.isdigit() or first in "(≈~×·=+−-–[":
+        return True
+    return len(previous) >= 60 and re.search(r"[a-z]{2,}$", tail) is not None  # wrapped prose before a capital
+
+
 def split_sentences(text: str) -> list[tuple[int, str]]:
-    """(offset, sentence) pairs; a full stop after "e.g." or inside "1.5" does not end a sentence."""
+    """(offset, sentence) pairs; a full stop after "e.g." or inside "1.5" does not end a sentence,
+    and a line break that only wraps prose does not either."""
     pieces: list[tuple[int, str]] = []
     start = 0
+    depth = 0
+    last = 0
     for m in _SENTENCE_END.finditer(text):
+        segment = text[last:m.start()]
+        depth = max(0, depth + segment.count("(") - segment.count(")"))
+        last = m.start()
+        if m.group(0) == "\n" and _is_soft_wrap(text, m.start()):
+            continue
+        if m.group(0).startswith(";") and depth > 0:
+            continue  # "(280B, 300B tokens; the paper's budget is ...)": a semicolon inside parentheses
+        if m.group(0) == "\n":
+            depth = 0
         if m.group(0) != "\n" and m.group(0) == ".":
             word = re.search(r"([\w.]{1,8})$", text[max(start, m.start() - 8):m.start()])
             if word and word.group(1).lower().rstrip(".") in _ABBREVIATIONS:
@@ -140,7 +201,10 @@ def _add_piece(pieces: list[tuple[int, str]], text: str, start: int, end: int) -
 def split_clauses(masked: str) -> list[tuple[int, int]]:
     clauses = []
     start = 0
+    depth = _paren_depths(masked)
     for m in _CLAUSE_BOUNDARY.finditer(masked):
+        if depth[m.start()] > 0 and "|" not in m.group(0) and not re.match(r"[^,;()]*\d", masked[m.end():m.end() + 80]):
+            continue  # "(fp32 master weights, m and v)": a gloss inside parentheses does not end the clause (a list of figures does)
         if m.start() > start:
             clauses.append((start, m.start()))
         start = m.end()
@@ -157,11 +221,25 @@ def split_clauses(masked: str) -> list[tuple[int, int]]:
     return covered
 
 
+def _paren_depths(text: str) -> list[int]:
+    """Parenthesis nesting depth at each position (unbalanced closers are ignored)."""
+    depths = []
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        depths.append(depth)
+        if char == ")" and depth > 0:
+            depth -= 1
+    depths.append(0)
+    return depths
+
+
 # --- roles: what a bare number or a count noun names -------------------------------------------
 
 _FILLER = (
     r"(?:(?:training|train|pretraining|pre-training|high-quality|quality|text|input|output|prompt|new|generated|total|unique|"
-    r"active|trainable|non-embedding|dense|sparse|more|concurrent|parallel|simultaneous|in-flight|outstanding|"
+    r"active|trainable|non-embedding|dense|sparse|more|such|concurrent|parallel|simultaneous|in-flight|outstanding|running|average|"
     r"of|the|nvidia|§+|[a-z]*§+[a-z]*)[\s-]+){0,2}"
 )
 _NOUNS: list[tuple[str, re.Pattern]] = [
@@ -181,7 +259,7 @@ _NOUNS: list[tuple[str, re.Pattern]] = [
     ("stages", re.compile(r"(?:pipeline[- ])?stages?\b", re.I)),
     ("requests", re.compile(r"(?:sequences|seqs|prompts|samples)\s+(?:in[- ]flight|concurrently|at\s+once|in\s+the\s+system|outstanding)\b", re.I)),
     ("batch", re.compile(r"(?:sequences|seqs|prompts|samples)\b|(?:sequence|seq|prompt|sample)s?[- ]batch\b", re.I)),
-    ("requests", re.compile(r"(?:requests?|reqs?|queries|users|connections|streams)\b(?:\s+(?:in[- ]flight|concurrently|at\s+once|in\s+the\s+system|in\s+parallel|outstanding))?|in[- ]flight\b|concurrent(?:ly)?\b|outstanding\b", re.I)),
+    ("requests", re.compile(r"(?:requests?|reqs?|queries|users|connections|streams|conversations|chats|sessions)\b(?:\s+(?:in[- ]flight|concurrently|at\s+once|in\s+the\s+system|in\s+parallel|outstanding))?|in[- ]flight\b|concurrent(?:ly)?\b|outstanding\b", re.I)),
     ("vocab", re.compile(r"(?:vocab(?:ulary)?(?:[- ]size)?|(?:word)?pieces)\b", re.I)),
     ("mfu", re.compile(r"(?:mfu|hfu|model flops utili[sz]ation|utili[sz]ation|efficiency)\b", re.I)),
     ("way", re.compile(r"way\s+(?P<what>tensor|tp|pipeline|pp|data|dp|model)\b", re.I)),
@@ -193,7 +271,7 @@ _EQ = r"\s*(?:of|=|:|is|was|at|to|around|about|~)?\s*(?:about\s+|around\s+|~\s*)
 _SINGLE_EQ = r"\s*[=:]\s*$"
 _BEFORE: list[tuple[str, re.Pattern]] = [
     ("requests", re.compile(r"(?:concurrency|in[- ]flight(?:\s+requests)?|concurrent\s+requests|requests\s+in\s+flight)\s*(?:is|of|=|:|would\s+be|will\s+be)?\s*(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$", re.I)),
-    ("batch", re.compile(r"(?:micro[- ]?)?batch(?:[- ]?size)?" + _EQ + r"|\b(?:bs|mbs|b)" + _SINGLE_EQ, re.I)),
+    ("batch", re.compile(r"(?:micro[- ]?)?batch(?:[- ]?size)?" + _EQ + r"|(?<![\d.]\s)(?<![\w.])(?-i:bs|mbs|b)" + _SINGLE_EQ, re.I)),
     ("seq", re.compile(r"(?:context(?:[- ](?:length|window|len))?|ctx(?:[- ]len)?|seq(?:uence)?(?:[- _]?(?:length|len))?|prompt(?:[- ](?:length|of))?|window)" + _EQ + r"|\bs" + _SINGLE_EQ, re.I)),
     ("kv_heads", re.compile(r"(?:kv[_ -]?heads|n[_ ]kv[_ ]heads|key[- /]value heads)" + _EQ, re.I)),
     ("head_dim", re.compile(r"(?:head[_ -]?dim(?:ension)?|d[_ ]head|head[_ -]size)" + _EQ, re.I)),
@@ -204,8 +282,9 @@ _BEFORE: list[tuple[str, re.Pattern]] = [
     ("stages", re.compile(r"(?:\bpp|pipeline(?:[- ]parallel(?:ism)?)?(?:[- ](?:size|degree|depth|stages))?|stages)" + _EQ + r"|\bp" + _SINGLE_EQ, re.I)),
     ("microbatches", re.compile(r"(?:micro[- ]?batches|num[_ ]micro[_ ]?batches)" + _EQ + r"|\bm" + _SINGLE_EQ, re.I)),
     ("vocab", re.compile(r"(?:vocab(?:ulary)?(?:[- ]size)?)" + _EQ + r"|\bV" + _SINGLE_EQ)),
-    ("gpus", re.compile(r"(?:\bdp|data[- ]parallel(?:ism)?(?:[- ](?:size|degree))?|world[- ]size|gpus)" + _EQ + r"|\bN" + _SINGLE_EQ
-                        + r"|\b(?:split|sharded|spread|partitioned|divided)\s+(?:evenly\s+)?(?:over|across|between|among)\s*$", re.I)),
+    ("gpus", re.compile(r"(?:\bdp|data[- ]parallel(?:ism)?(?:[- ](?:size|degree))?|world[- ]size|gpus)" + _EQ + r"|(?-i:\bN)" + _SINGLE_EQ
+                        + r"|\b(?:split|sharded|spread|partitioned|divided)\s+(?:evenly\s+)?(?:over|across|between|among)\s*$"
+                        + r"|(?:§|\bfsdp|\bddp|\bzero)\s+(?:over|across)\s+$", re.I)),
 ]
 _MFU_BEFORE = re.compile(r"(?:mfu|hfu|utili[sz]ation|efficiency)\s*(?:of|=|:|is|at)?\s*(?:about|around|~|roughly)?\s*$", re.I)
 _SEQ_AT = re.compile(r"\b(?:at|with|for|of)\s+(?:a\s+)?$", re.I)
@@ -229,7 +308,7 @@ _PLUS_MINUS = re.compile(r"^\s*(?:±|\+/-|\+-)\s*(?P<p>\d{1,2}(?:\.\d+)?)\s*%")
 _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
     ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
     ("total", re.compile(r"^\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|across\s+(?:all|the\s+cluster)|(?:of\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:is\s+|are\s+|gets\s+|get\s+)?(?:spread|split|divided|sharded|partitioned|distributed)\s+(?:evenly\s+)?(?:over|across|among|between))\b", re.I)),
-    ("per_token", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every)\s*(?:new\s+)?(?:token|tok)\b", re.I)),
+    ("per_token", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every)\s*(?:(?:new|generated|output|decoded|additional|cached)\s+)?(?:token|tok)\b", re.I)),
     ("per_sequence", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
     ("per_layer", re.compile(r"^\s*(?:per|/|a|for\s+each|each)\s*layer\b", re.I)),
     ("sent", re.compile(r"^\s*(?:(?:is|are|gets?)\s+)?(?:sent|transferred|moved|communicated|exchanged|on\s+the\s+wire)\b", re.I)),
@@ -340,12 +419,12 @@ MAX_MENTIONS_PER_PIECE = 50
 """A piece of prose never holds more numbers than this; a dump of numbers is read only this far."""
 
 
-def parse_sentence(text: str, offset: int = 0, max_mentions: int = MAX_MENTIONS_PER_PIECE) -> ParsedSentence:
+def parse_sentence(text: str, offset: int = 0, max_mentions: int = MAX_MENTIONS_PER_PIECE, column_headers: list[str] | None = None) -> ParsedSentence:
     entities = find_entities(text)
     masked = _mask(text, entities)
     entities_at = {e.start: e for e in entities}
     clauses = split_clauses(masked)
-    parsed = ParsedSentence(text=text, offset=offset, masked=masked, entities=entities, mentions=[], clauses=clauses)
+    parsed = ParsedSentence(text=text, offset=offset, masked=masked, entities=entities, mentions=[], clauses=clauses, column_headers=column_headers)
 
     pos = 0
     while len(parsed.mentions) < max_mentions:
@@ -382,12 +461,17 @@ def _six_n_d(parsed: ParsedSentence) -> None:
             second.role, second.dim = "tokens", "tokens"
 
 
+_VAGUE_BEFORE = re.compile(r"\b(?:couple(?:\s+of)?|few|several|many|some|tens\s+of|hundreds\s+of|dozens\s+of)\s+$", re.IGNORECASE)
+
+
 def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, Entity]) -> Mention | None:
     masked = parsed.masked
     value = number_value(m)
     if value is None:
         return None
     is_word = bool(m.group("word"))
+    if is_word and _VAGUE_BEFORE.search(masked[max(0, m.start() - 20):m.start()]):
+        return None  # "a couple hundred KB", "a few thousand tokens": not a number anyone can check
     if is_word and m.group("word").lower() in ("a", "an"):
         # "a" is a number only before a magnitude word ("a billion")
         nxt = MAGNITUDE_RE.match(masked, m.end())
@@ -418,6 +502,9 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
                     low, high = high, low
 
     unit = match_unit(masked, pos)
+    bare_bytes = re.match(r"[ \t]?B(?![A-Za-z/])", masked[pos:pos + 3])
+    if unit is None and mag_text is None and number >= 100 and bare_bytes:
+        unit = UnitMatch("bytes", 1.0, pos + bare_bytes.end(), "B")  # "327,680 B": bytes (a count that large is never "B" for billion)
     clause_index = parsed.clause_of(start)
     clause_start = parsed.clauses[clause_index][0]
     end = pos
@@ -427,6 +514,7 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
     is_binary = False
     unit_text = ""
     role: str | None = None
+    role_from: str | None = None
     extra: dict = {}
     if unit is not None:
         dim = unit.dim
@@ -453,8 +541,12 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
             role = None
         if role is not None:
             end = max(noun_end, pos) if role != "gpus" or "gpu_entity" not in extra else pos
+            role_from = "noun"
         else:
             role = _role_before(masked, start, clause_start)
+            role_from = "before" if role else None
+        if role_from == "before" and (re.match(r"\s*[/×*·x]\s*[\d(]", masked[pos:pos + 6]) or re.search(r"[/×*·]\s*$", masked[max(0, start - 3):start])):
+            role, role_from = None, None  # "m = 3/8": a fraction being worked out, not the input m
         if role == "way":
             role = {"tensor": "tp", "tp": "tp", "model": "tp", "pipeline": "stages", "pp": "stages", "data": "gpus", "dp": "gpus"}[extra["what"]]
         if role == "params_model":
@@ -462,9 +554,11 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
         if role == "mfu":
             role = None  # "40 MFU" without % is not read
         if role is None and mag_text in ("B", "b", "T", "billion", "trillion", "bn", "tn", "M", "million", "mn"):
-            role = "params"
+            role, role_from = "params", "magnitude"
         if role is None and (used_k or (number >= 128 and _is_power_of_two(number))) and _SEQ_AT.search(masked[max(clause_start, start - 12):start]):
             role = "seq"
+        if role is None and (used_k or number >= 128) and re.match(r"[\s-]*(?:tokens?[\s-]+)?sequence\b(?!s)", masked[pos:pos + 20], re.IGNORECASE):
+            role, role_from = "seq", "noun"  # "1.25 GiB per 4k sequence", "a 4,096-token sequence"
         if role in ("params",):
             dim = "parameters"
         elif role == "tokens":
@@ -485,7 +579,7 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
         start=start, end=end, text=parsed.text[start:end], value=base, dim=dim, role=role,
         magnitude=mag_text, used_k=used_k, binary_alternative=binary_alt, is_binary=is_binary,
         low=low, high=high, direction=direction, tolerance=tolerance, qualifier=qualifier,
-        clause=clause_index, unit_text=unit_text,
+        clause=clause_index, unit_text=unit_text, role_from=role_from,
     )
     _attach_markers(parsed, mention, clause_start)
     if extra.get("gpu_entity") is not None:
@@ -519,6 +613,48 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_layer")
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")
+    header = parsed.header_of(mention.start)
+    if header:
+        for marker, pattern in _HEADER_MARKERS:
+            if pattern.search(header):
+                mention.markers.add(marker)
+
+
+_HEADER_MARKERS = [
+    ("per_gpu", re.compile(r"\bper[- ]?(?:gpu|device|rank)\b|\beach\b", re.I)),
+    ("total", re.compile(r"\btotal\b", re.I)),
+    ("per_token", re.compile(r"\bper\s+token\b|/\s?token\b", re.I)),
+    ("per_sequence", re.compile(r"\bper\s+(?:sequence|request|user)\b", re.I)),
+]
+
+
+def table_headers(text: str) -> list[tuple[int, int, list[str]]]:
+    """(start, end, header cells) of every body row of each Markdown table in ``text``."""
+    rows: list[tuple[int, int, list[str]]] = []
+    lines = []
+    position = 0
+    for line in text.split("\n"):
+        lines.append((position, position + len(line), line.strip()))
+        position += len(line) + 1
+    header: list[str] | None = None
+    for index, (start, end, line) in enumerate(lines):
+        if not line.startswith("|"):
+            header = None
+            continue
+        following = lines[index + 1][2] if index + 1 < len(lines) else ""
+        if header is None and _TABLE_SEPARATOR.fullmatch(following):
+            header = _cells(line)
+            continue
+        if header is not None and not _TABLE_SEPARATOR.fullmatch(line):
+            rows.append((start, end, header))
+    return rows
+
+
+_TABLE_SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
 def _is_power_of_two(value: float) -> bool:

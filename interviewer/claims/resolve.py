@@ -8,6 +8,7 @@ keeps where it came from, so the working can say "params = 10B (scenario)".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -26,6 +27,10 @@ class Found:
     text: str = ""
     used_k: bool = False
     """Typed with a "k" ("4k tokens"): as a context length that is 4096."""
+    sentence: int = -1
+    """For values carried from earlier pieces: which sentence they came from (see ``Context.sentence``)."""
+    alternatives: str = field(default="", compare=False)
+    """When the sentence gives other values for the same input with no clear pick: "12 or 2"."""
 
     def note(self, name: str, shown: str | None = None) -> str:
         shown = shown if shown is not None else str(self.value)
@@ -123,6 +128,30 @@ class Context:
     gpu: tuple[Entity, str] | None = None
     dtype: tuple[str, str] | None = None
     zero: tuple[Entity, str] | None = None
+    sentence: int = 0
+    """The sentence being checked; pieces after a semicolon keep their sentence's number."""
+    entity_sentence: dict[str, int] = field(default_factory=dict)
+    """For "model", "gpu", "dtype", "zero": the sentence the remembered entity came from."""
+    previous_text: str = ""
+    """The piece checked just before this one (what "that" may refer to)."""
+    new_option: bool = False
+    """This piece starts another option after a semicolon ("...; or we get 5x the GPUs"): the pieces before it do not apply."""
+
+    def carried_from_elsewhere(self, found: Found) -> bool:
+        """Whether a value from earlier pieces comes from another sentence or another option of this one."""
+        return found.source == "earlier" and (found.sentence != self.sentence or self.new_option)
+
+    def this_sentence_only(self) -> Context:
+        """What this sentence's earlier pieces (before a semicolon) said, without older sentences."""
+        keep = self.sentence if not self.new_option else -2
+        same = lambda kind: self.entity_sentence.get(kind) == keep  # noqa: E731
+        return Context(
+            numbers={role: found for role, found in self.numbers.items() if found.sentence == keep},
+            model=self.model if same("model") else None, gpu=self.gpu if same("gpu") else None,
+            dtype=self.dtype if same("dtype") else None, zero=self.zero if same("zero") else None,
+            sentence=self.sentence, entity_sentence={kind: n for kind, n in self.entity_sentence.items() if n == keep},
+            previous_text=self.previous_text, new_option=self.new_option,
+        )
 
     def update(self, parsed: ParsedSentence, claims: set[int], roles: dict[int, str]) -> None:
         """Remember this sentence's inputs (never its claims) for the sentences after it."""
@@ -142,16 +171,21 @@ class Context:
                 continue
             if role == "params" and models:
                 continue
-            self.numbers[role] = Found(mention.value, "earlier", mention.text, mention.used_k)
+            self.numbers[role] = Found(mention.value, "earlier", mention.text, mention.used_k, self.sentence)
+        if models:
+            self.entity_sentence["model"] = self.sentence
         gpus = [e for e in parsed.entities if e.kind == "gpu"]
         if gpus:
             self.gpu = (gpus[-1], gpus[-1].text)
+            self.entity_sentence["gpu"] = self.sentence
         dtypes = [e for e in parsed.entities if e.kind == "dtype"]
         if dtypes:
             self.dtype = (str(dtypes[-1].value), dtypes[-1].text)
+            self.entity_sentence["dtype"] = self.sentence
         zeros = [e for e in parsed.entities if e.kind == "zero" and e.value is not None]
         if zeros:
             self.zero = (zeros[-1], zeros[-1].text)
+            self.entity_sentence["zero"] = self.sentence
 
 
 def input_roles(parsed: ParsedSentence) -> dict[int, str]:
@@ -175,19 +209,38 @@ def input_roles(parsed: ParsedSentence) -> dict[int, str]:
     return roles
 
 
+OPTION = _OPTION = re.compile(r"\s*(?:or|versus|vs\.?|instead|alternatively|whereas|compared\s+(?:to|with))\b", re.IGNORECASE)
+
+
 # --- the resolver for one claim ---------------------------------------------------------------
 
 
 class Resolver:
     """Looks up a claim's inputs in its clause, its sentence, earlier sentences and the facts."""
 
-    def __init__(self, parsed: ParsedSentence, claim: Mention, context: Context, facts: dict[str, object], claims: set[int]):
+    def __init__(self, parsed: ParsedSentence, claim: Mention, context: Context, facts: dict[str, object], claims: set[int], strict: bool = False):
         self.parsed = parsed
+        self.strict = strict
+        """Only values that certainly apply: no other sentence's, none from another option ("..., or ...")."""
         self.claim = claim
         self.context = context
         self.facts = facts
         self.claim_indices = claims
         self.roles = input_roles(parsed)
+        self.used: list[tuple[str, Found]] = []
+        """Every input looked up for this claim, with where it came from (for the confidence check)."""
+        self.ambiguous: list[str] = []
+        """Inputs the sentence gives more than one value for, with no clear pick ("layers: 12 or 2")."""
+
+    def _use(self, name: str, found: Found | None) -> Found | None:
+        if found is not None:
+            self.used.append((name, found))
+            if found.alternatives:
+                self.ambiguous.append(f"{name}: {found.alternatives}")
+        return found
+
+    def _carried(self, kind: str, value: object, text: str) -> Found:
+        return Found(value, "earlier", text, sentence=self.context.entity_sentence.get(kind, -1))
 
     # numbers -----------------------------------------------------------------------------
     def _sentence_candidates(self, roles: tuple[str, ...]) -> list[Mention]:
@@ -195,26 +248,52 @@ class Resolver:
         for index, mention in enumerate(self.parsed.mentions):
             if mention is self.claim or index in self.claim_indices:
                 continue
-            if self.roles.get(index) in roles:
+            if self.roles.get(index) in roles and not (self.strict and self.other_option(mention.start)):
                 found.append(mention)
         return found
+
+    def other_option(self, position: int) -> bool:
+        """Whether ``position`` belongs to another option than the claim: "4.5B parameters on 90B tokens,
+        or ... 40 A100s to do 200B tokens in four weeks" puts the 4.5B in the first option only."""
+        here = self.parsed.clause_of(position)
+        low, high = sorted((here, self.claim.clause))
+        return any(_OPTION.match(self.parsed.clause_text(index)) for index in range(low + 1, high + 1))
 
     def in_sentence(self, *roles: str) -> Found | None:
         candidates = self._sentence_candidates(roles)
         if not candidates:
             return None
-        claim = self.claim
-
         best = min(candidates, key=lambda m: self._rank(m.start, m.end))
-        return Found(best.value, "sentence", best.text, best.used_k)
+        alternatives = ""
+        if self.other_option(best.start):
+            alternatives = f"{best.text.strip()} belongs to another option in the sentence"
+        elif re.search(r"\+\s*$", self.parsed.masked[max(0, best.start - 3):best.start]) or re.match(r"\s*\+\s*\d", self.parsed.masked[best.end:best.end + 4]):
+            alternatives = f"{best.text.strip()} is one term of a sum"  # "6 + 6 layers": the input is the whole sum
+        values = [m for m in candidates if m.direction == "approx"]  # "over one GPU" is a bound, not another value
+        if best in values and len({m.value for m in values}) > 1:
+            same_clause = [m for m in values if self.parsed.clause_of(m.start) == self.claim.clause]
+            if not same_clause or len({m.value for m in same_clause}) > 1:
+                alternatives = " or ".join(dict.fromkeys(m.text.strip() for m in values))
+        return Found(best.value, "sentence", best.text, best.used_k, alternatives=alternatives)
+
+    def sentence_mentions(self, *roles: str) -> list[Mention]:
+        """The sentence's inputs with one of ``roles`` (never the claims)."""
+        return self._sentence_candidates(roles)
+
+    def rank(self, mention: Mention) -> tuple[int, int, int]:
+        return self._rank(mention.start, mention.end)
+
+    def use(self, name: str, found: Found | None) -> Found | None:
+        """Record an input an evaluator looked up directly (see ``used``)."""
+        return self._use(name, found)
 
     def number(self, *roles: str, fact: str | None = None, use_context: bool = True, use_facts: bool = True, as_seq: bool = False) -> Found | None:
         found = self._number(roles, fact, use_context, use_facts)
         if found is not None and as_seq and found.used_k and not isinstance(found.value, str):
             value = context_length(float(found.value), True)  # type: ignore[arg-type]
             if value != found.value:
-                return Found(value, found.source, found.text, True)
-        return found
+                found = Found(value, found.source, found.text, True, found.sentence)
+        return self._use(roles[0], found)
 
     def _number(self, roles: tuple[str, ...], fact: str | None, use_context: bool, use_facts: bool) -> Found | None:
         found = self.in_sentence(*roles)
@@ -237,9 +316,9 @@ class Resolver:
         if gpus is not None and nodes is not None:
             text = self.parsed.text
             if any(word in text.lower() for word in ("per node", "each", " of ", "/node", "per machine", "per server", "per host")):
-                return Found(float(gpus.value) * float(nodes.value), "sentence", f"{nodes.text} × {gpus.text}")
+                return self._use("gpus", Found(float(gpus.value) * float(nodes.value), "sentence", f"{nodes.text} × {gpus.text}", alternatives=gpus.alternatives or nodes.alternatives))
         if gpus is not None:
-            return gpus
+            return self._use("gpus", gpus)
         return self.number("gpus")
 
     # entities ----------------------------------------------------------------------------
@@ -261,30 +340,45 @@ class Resolver:
             # not clear, so each named model is a reading and the explanation says which one matched.
             presets = tuple(dict.fromkeys(v for e in named for v in e.variants))
             text = " or ".join(e.text for e in named)
-            return ModelRef(presets, None, text), Found(text, "sentence", text)
+            return ModelRef(presets, None, text), self._use("model", Found(text, "sentence", text))  # type: ignore[return-value]
         entity = self._nearest_entity("model", lambda e: bool(e.variants or e.params))
         if entity is not None:
             ref = ModelRef(entity.variants, entity.params, entity.text)
-            return ref, Found(entity.text, "sentence", entity.text)
-        if self.in_sentence("params") is not None:
+            return ref, self._use("model", Found(entity.text, "sentence", entity.text))  # type: ignore[return-value]
+        if self._sentence_params() is not None:
             return None  # the sentence gives a size; an earlier model name does not apply
         if self.context.model is not None:
             ref, text = self.context.model
-            return ref, Found(text, "earlier", text)
-        if "model" in self.facts and self.number("params", use_facts=False) is None:
+            return ref, self._use("model", self._carried("model", text, text))  # type: ignore[return-value]
+        if "model" in self.facts and self._number(("params",), None, True, False) is None:
             name = str(self.facts["model"])
-            return ModelRef((name,), None, name), Found(name, "scenario")
+            return ModelRef((name,), None, name), self._use("model", Found(name, "scenario"))  # type: ignore[return-value]
         return None
+
+    def _sentence_params(self) -> Found | None:
+        candidates = self._sentence_candidates(("params",))
+        if not candidates:
+            return None
+        best = min(candidates, key=lambda m: self._rank(m.start, m.end))
+        return Found(best.value, "sentence", best.text, best.used_k)
 
     def gpu(self) -> tuple[Entity | None, Found] | None:
         entity = self._nearest_entity("gpu")
         if entity is not None:
-            return entity, Found(entity.text, "sentence", entity.text)
+            distinct = {e.variants or e.text.lower() for e in self._entities("gpu")}
+            own_clause = {e.variants or e.text.lower() for e in self._entities("gpu") if self.parsed.clause_of(e.start) == self.claim.clause}
+            names = [e.text.strip() for e in self._entities("gpu")]
+            if self.context.gpu is not None and self.context.entity_sentence.get("gpu") == self.context.sentence:
+                distinct.add(self.context.gpu[0].variants or self.context.gpu[0].text.lower())  # named before a semicolon
+                names.insert(0, self.context.gpu[1].strip())
+            if len(distinct) > 1 and len(own_clause) != 1:
+                self.ambiguous.append("GPU: " + " or ".join(dict.fromkeys(names)))
+            return entity, self._use("gpu", Found(entity.text, "sentence", entity.text))  # type: ignore[return-value]
         if self.context.gpu is not None:
             entity, text = self.context.gpu
-            return entity, Found(text, "earlier", text)
+            return entity, self._use("gpu", self._carried("gpu", text, text))  # type: ignore[return-value]
         if "gpu" in self.facts:
-            return None, Found(str(self.facts["gpu"]), "scenario")
+            return None, self._use("gpu", Found(str(self.facts["gpu"]), "scenario"))  # type: ignore[return-value]
         return None
 
     def dtype(self, clause_only: bool = False, fact: str = "dtype") -> Found | None:
@@ -293,23 +387,23 @@ class Resolver:
         else:
             entity = self._nearest_entity("dtype")
         if entity is not None:
-            return Found(str(entity.value), "sentence", entity.text)
+            return self._use("dtype", Found(str(entity.value), "sentence", entity.text))
         if not clause_only and self.context.dtype is not None:
             value, text = self.context.dtype
-            return Found(value, "earlier", text)
+            return self._use("dtype", self._carried("dtype", value, text))
         if fact in self.facts:
-            return Found(str(self.facts[fact]), "scenario")
+            return self._use("dtype", Found(str(self.facts[fact]), "scenario"))
         return None
 
     def zero(self) -> tuple[Entity | None, Found] | None:
         entity = self._nearest_entity("zero", lambda e: e.value is not None)
         if entity is not None:
-            return entity, Found(entity.value, "sentence", entity.text)
+            return entity, self._use("zero", Found(entity.value, "sentence", entity.text))  # type: ignore[return-value]
         if self.context.zero is not None:
             entity, text = self.context.zero
-            return entity, Found(entity.value, "earlier", text)
+            return entity, self._use("zero", self._carried("zero", entity.value, text))  # type: ignore[return-value]
         if "zero" in self.facts:
-            return None, Found(int(float(self.facts["zero"])), "scenario")  # type: ignore[arg-type]
+            return None, self._use("zero", Found(int(float(self.facts["zero"])), "scenario"))  # type: ignore[arg-type,return-value]
         return None
 
     def _rank(self, start: int, end: int) -> tuple[int, int, int]:

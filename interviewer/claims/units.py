@@ -57,6 +57,8 @@ NUMBER_PATTERN = r"""
     (?P<pow_only>10\s?(?:\^|\*\*)\s?(?P<e_pow>[-+]?\d{1,4})
                 |10(?P<sup_pow>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,4}))
   |
+    (?P<pow_two>2\s?(?:\^|\*\*)\s?(?P<e_two>[-+]?\d{1,3})(?![\d.]))
+  |
     (?P<sign>[-−](?=\d|\.\d))?
     (?P<mantissa>(?:\d{1,3}(?:,\d{3})+|\d{1,400})(?:\.\d{1,400})?|\.\d{1,400})
     (?:
@@ -100,6 +102,8 @@ def number_value(match: re.Match) -> float | None:
     if match.group("pow_only"):
         exponent = match.group("e_pow") or (match.group("sup_pow") or "").translate(_SUPERSCRIPT)
         return _safe_float(f"1e{int(exponent)}")
+    if match.group("pow_two"):
+        return _safe_float(str(2.0 ** int(match.group("e_two")))) if abs(int(match.group("e_two"))) <= 1000 else None
     if match.group("word"):
         return _word_value(match.group("word"))
     mantissa = match.group("mantissa").replace(",", "")
@@ -232,7 +236,7 @@ _UNIT_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?:bytes?|B)\s?(?:/|per)\s?(?:param(?:eter)?|weight|p)s?\b", re.I), "bytes_per_param"),
     (re.compile(r"tokens?\s?(?:/|per)\s?(?:param(?:eter)?|weight)s?\b", re.I), "tokens_per_param"),
     (re.compile(r"(?P<u>" + _SHORT_TIME_ALT + r")\s?(?:/|per|a|an|for each|each)\s?(?:(?:output|generated|decoded|new|decode|generation)[- ])?(?:tokens?|toks?)\b", re.I), "s_per_token"),
-    (re.compile(r"(?:(?:output|generated)\s)?(?:tokens?|toks?)\s?(?:/\s?s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)|tps\b|tok/s\b", re.I), "tokens_per_s"),
+    (re.compile(r"(?:(?:output|generated|decoder|decode|decoded|new|input|prompt)\s)?(?:tokens?|toks?)\s?(?:/\s?s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)|tps\b|tok/s\b", re.I), "tokens_per_s"),
     (re.compile(r"(?:req(?:uest)?s?|queries|quer(?:y|ies))\s?(?:/\s?s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)|qps\b|rps\b", re.I), "req_per_s"),
     (re.compile(r"(?P<p>[kKMGTP])(?P<i>i)?B" + _B), "bytes"),
     (re.compile(r"(?P<p>[kmgtp])(?P<i>i)?b" + _B + r"|(?P<p2>[KMGTP])b" + _B), "bytes_casual"),

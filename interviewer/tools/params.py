@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from interviewer.tools.presets import ModelConfig, resolve_model_config
+from interviewer.tools.presets import PRESET_BY_CONFIG, PRESET_PARAMETER_GROUPS, ModelConfig, resolve_model_config
 from interviewer.tools.result import CalcResult
 
 PARAMS_SOURCE = (
@@ -16,6 +16,13 @@ PARAMS_SOURCE = (
 
 @lru_cache(maxsize=64)
 def _groups(config: ModelConfig) -> tuple[tuple[str, int], ...]:
+    preset = PRESET_BY_CONFIG.get(config)
+    if preset is not None:
+        return tuple(PRESET_PARAMETER_GROUPS[preset].items())  # exact constants: no torch import for a named model
+    return _built_groups(config)
+
+
+def _built_groups(config: ModelConfig) -> tuple[tuple[str, int], ...]:
     from interviewer.tools._models import build_on_meta, parameter_groups
 
     return tuple(parameter_groups(build_on_meta(config)).items())

@@ -76,6 +76,24 @@ MODEL_PRESETS: dict[str, ModelConfig] = {
     "llama-3-70b": _llama(80, 8192, 64, 8, 28672, 128256, 8192, _LLAMA3),
 }
 
+PRESET_PARAMETER_GROUPS: dict[str, dict[str, int]] = {
+    # Exact counts by group, as summing numel over the meta-device build gives them (the agreed
+    # totals: gpt2 124,439,808 ... llama-3-70b 70,553,706,496). Constants so that counting a
+    # preset needs no torch import; tests/core/test_preset_parameter_counts.py rebuilds each one.
+    "gpt2": {"token_embeddings": 38_597_376, "position_embeddings": 786_432, "embedding_norm": 0, "blocks": 85_054_464, "final_norm": 1_536, "lm_head": 0, "pooler": 0},
+    "gpt2-medium": {"token_embeddings": 51_463_168, "position_embeddings": 1_048_576, "embedding_norm": 0, "blocks": 302_309_376, "final_norm": 2_048, "lm_head": 0, "pooler": 0},
+    "gpt2-large": {"token_embeddings": 64_328_960, "position_embeddings": 1_310_720, "embedding_norm": 0, "blocks": 708_387_840, "final_norm": 2_560, "lm_head": 0, "pooler": 0},
+    "gpt2-xl": {"token_embeddings": 80_411_200, "position_embeddings": 1_638_400, "embedding_norm": 0, "blocks": 1_475_558_400, "final_norm": 3_200, "lm_head": 0, "pooler": 0},
+    "bert-base": {"token_embeddings": 23_440_896, "position_embeddings": 394_752, "embedding_norm": 1_536, "blocks": 85_054_464, "final_norm": 0, "lm_head": 0, "pooler": 590_592},
+    "bert-large": {"token_embeddings": 31_254_528, "position_embeddings": 526_336, "embedding_norm": 2_048, "blocks": 302_309_376, "final_norm": 0, "lm_head": 0, "pooler": 1_049_600},
+    "llama-2-7b": {"token_embeddings": 131_072_000, "position_embeddings": 0, "embedding_norm": 0, "blocks": 6_476_267_520, "final_norm": 4_096, "lm_head": 131_072_000, "pooler": 0},
+    "llama-2-13b": {"token_embeddings": 163_840_000, "position_embeddings": 0, "embedding_norm": 0, "blocks": 12_688_179_200, "final_norm": 5_120, "lm_head": 163_840_000, "pooler": 0},
+    "llama-2-70b": {"token_embeddings": 262_144_000, "position_embeddings": 0, "embedding_norm": 0, "blocks": 68_452_352_000, "final_norm": 8_192, "lm_head": 262_144_000, "pooler": 0},
+    "llama-3-8b": {"token_embeddings": 525_336_576, "position_embeddings": 0, "embedding_norm": 0, "blocks": 6_979_584_000, "final_norm": 4_096, "lm_head": 525_336_576, "pooler": 0},
+    "llama-3-70b": {"token_embeddings": 1_050_673_152, "position_embeddings": 0, "embedding_norm": 0, "blocks": 68_452_352_000, "final_norm": 8_192, "lm_head": 1_050_673_152, "pooler": 0},
+}
+PRESET_BY_CONFIG: dict[ModelConfig, str] = {config: name for name, config in MODEL_PRESETS.items()}
+
 PRESET_ALIASES: dict[str, str] = {
     "gpt2small": "gpt2", "gpt2124m": "gpt2", "gpt2355m": "gpt2-medium", "gpt2774m": "gpt2-large",
     "gpt215b": "gpt2-xl", "gpt21558m": "gpt2-xl",

@@ -1,0 +1,241 @@
+"""The candidate's own arithmetic: "2 × 24 layers × 20 KV heads × 128 × 2 bytes = 245,760 bytes".
+
+When a claim is the result of an expression written right before it, the expression's value tells
+two things. If it equals the claim, the candidate's arithmetic is right, so a disagreement with the
+calculators lies in the inputs or the formula, which is only certain when every input is in the
+sentence. If it does not equal the claim, the arithmetic itself is wrong, which is certain without
+knowing what the number is about.
+
+Only plain arithmetic is read: numbers (with their units, in base units), × · * x / + − and
+parentheses, and ^ for powers. Anything symbolic ("sqrt(C/120)", "2(n−1)/n", "b·s·h") or a unit
+applied to a parenthesised group ("(4 + 10.2) GB") makes the expression unreadable, and nothing is
+concluded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from interviewer.claims.parser import Mention, ParsedSentence
+from interviewer.claims.units import NUMBER_RE, match_unit, number_value
+
+_RESULT = re.compile(r"(?:=|≈|~=|≃)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_STOP = re.compile(r"[=≈;:]|,(?=\s)|~=|≃|\bso\b|\bthat'?s\b|\bis\b|\bgives?\b|\bmeans\b", re.IGNORECASE)
+_TOKEN = re.compile(r"\s*(?:(?P<op>[×x*·/+\-−^])|(?P<open>\()|(?P<close>\))|(?P<word>[^\s()×*·/+\-−^\d]+))")
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    expression: str
+    value: float
+    """In the claim's base unit when the expression carries units, else a bare number."""
+    unitless: bool
+
+
+def stated_arithmetic(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
+    """The value of the expression written just before ``claim`` ("… = 160 GB"), if it can be read."""
+    before = parsed.masked[:claim.start]
+    result = _RESULT.search(before)
+    if result is None:
+        return None
+    end = result.start()
+    stops = [m.end() for m in _STOP.finditer(before, 0, end)]
+    start = max(stops) if stops else 0
+    region = max(start, parsed.clauses[claim.clause][0] if claim.clause < len(parsed.clauses) else 0, _clause_start_with_parens(parsed, end))
+    # The longest run of arithmetic that ends at the "=": "so 1.2e22 FLOPs take 1.2e22 / 1e15 ≈ ..." reads "1.2e22 / 1e15".
+    for start in (i for i in range(region, end) if (parsed.masked[i].isdigit() or parsed.masked[i] == "(") and (i == 0 or not re.match(r"[\w.,]", parsed.masked[i - 1]))):
+        expression = parsed.masked[start:end]
+        if not re.search(r"[×*·/+\-−^]|\bx\b", expression):
+            return None
+        mentions = [m for m in parsed.mentions if start <= m.start and m.end <= end]
+        tokens = _tokens(parsed, start, end, mentions)
+        if tokens is None or not any(isinstance(t, str) and t not in "()" for t in tokens):
+            continue
+        value = _evaluate(tokens)
+        if value is None or not math.isfinite(value):
+            continue
+        unitless = all(m.dim in ("number", "parameters", "tokens", "count") for m in mentions) if mentions else True
+        return Arithmetic(parsed.text[start:end].strip(), value, unitless)
+    return None
+
+
+def _clause_start_with_parens(parsed: ParsedSentence, end: int) -> int:
+    """Clauses are not cut inside parentheses, but an expression never starts before an open one it is in."""
+    depth = 0
+    for index in range(end - 1, -1, -1):
+        char = parsed.masked[index]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            if depth == 0:
+                return index + 1
+            depth -= 1
+    return 0
+
+
+def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention]) -> list[object] | None:
+    """Numbers (floats) and operators; None if anything symbolic stands where a number should."""
+    masked = parsed.masked
+    out: list[object] = []
+    position = start
+    expect_operand = True
+    by_start = {m.start: m for m in mentions}
+    while position < end:
+        if masked[position].isspace():
+            position += 1
+            continue
+        mention = by_start.get(position)
+        if mention is not None and re.match(r"[²³]", masked[mention.end:mention.end + 1] if mention.end < len(masked) else ""):
+            mention = None  # "8192²": read the number and its power below
+        if mention is not None:
+            if not expect_operand:
+                return None
+            out.append(float(mention.value if mention.low is None else (mention.low + mention.high) / 2))  # type: ignore[operator]
+            position = mention.end
+            expect_operand = False
+            continue
+        number = NUMBER_RE.match(masked, position)
+        if number and number.end() > position and number.group("word") is None:
+            if not expect_operand:
+                return None
+            value = number_value(number)
+            if value is None:
+                return None
+            position = number.end()
+            power = re.match(r"[²³]", masked[position:position + 1])
+            if power:
+                value = value ** (2 if power.group(0) == "²" else 3)
+                position += 1
+            unit = match_unit(masked, position)
+            if unit is not None and unit.end <= end:
+                value *= unit.factor
+                position = unit.end
+            elif position < end and not masked[position].isspace() and masked[position] not in "×*·/+-−^)":
+                return None  # "2(n−1)", "8192ᵀ": something glued to the number that is not read
+            out.append(value)
+            expect_operand = False
+            continue
+        token = _TOKEN.match(masked, position)
+        if token is None or token.end() == position:
+            return None
+        if token.group("op"):
+            op = {"×": "*", "x": "*", "·": "*", "−": "-"}.get(token.group("op"), token.group("op"))
+            if expect_operand:
+                return None
+            out.append(op)
+            expect_operand = True
+        elif token.group("open"):
+            close = _matching(masked, position, end)
+            if close is None:
+                return None
+            if not re.search(r"\d", masked[position:close]):
+                position = close + 1  # "(K and V)", "(fp32 master weights, m and v)": words only, a gloss
+                continue
+            if match_unit(masked, close + 1) is not None:
+                return None  # "(4 + 10.2) GB": a unit applied to a group is not read
+            if not expect_operand:
+                return None
+            out.append("(")
+        elif token.group("close"):
+            out.append(")")
+            expect_operand = False
+        else:
+            if expect_operand:
+                return None  # "sqrt(C/120)", "× batch": a symbol where a number should be
+        position = token.end()
+    if expect_operand or not out:
+        return None
+    return out
+
+
+def _matching(text: str, open_index: int, end: int) -> int | None:
+    depth = 0
+    for index in range(open_index, end):
+        if text[index] == "(":
+            depth += 1
+        elif text[index] == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def _evaluate(tokens: list[object]) -> float | None:
+    """Shunting-yard over + - * / ^ and parentheses."""
+    output: list[float] = []
+    operators: list[str] = []
+
+    def apply() -> bool:
+        if len(output) < 2 or not operators:
+            return False
+        op = operators.pop()
+        right, left = output.pop(), output.pop()
+        try:
+            if op == "+":
+                output.append(left + right)
+            elif op == "-":
+                output.append(left - right)
+            elif op == "*":
+                output.append(left * right)
+            elif op == "/":
+                output.append(left / right)
+            else:
+                if abs(right) > 64:
+                    return False
+                output.append(left**right)
+        except (ZeroDivisionError, OverflowError):
+            return False
+        return True
+
+    for token in tokens:
+        if isinstance(token, float):
+            output.append(token)
+        elif token == "(":
+            operators.append("(")
+        elif token == ")":
+            while operators and operators[-1] != "(":
+                if not apply():
+                    return None
+            if not operators:
+                return None
+            operators.pop()
+        else:
+            while operators and operators[-1] != "(" and (
+                _PRECEDENCE[operators[-1]] > _PRECEDENCE[token] or (_PRECEDENCE[operators[-1]] == _PRECEDENCE[token] and token != "^")
+            ):
+                if not apply():
+                    return None
+            operators.append(str(token))
+    while operators:
+        if operators[-1] == "(" or not apply():
+            return None
+    return output[0] if len(output) == 1 else None
+
+
+_SCALES = (1.0, 1e3, 1e6, 1e9, 1e12, 1e15, 2.0**10, 2.0**20, 2.0**30, 2.0**40, 100.0)
+
+
+def agrees(arithmetic: Arithmetic, claim: Mention, tolerance: float) -> bool:
+    """Whether the stated expression gives the claimed number (allowing unit scaling for unitless sums)."""
+    claimed = claim.value if claim.low is None else (claim.low + claim.high) / 2  # type: ignore[operator]
+    if claimed <= 0 or arithmetic.value <= 0:
+        return False
+    slack = max(tolerance, 0.05)
+    scales = _SCALES if arithmetic.unitless else (1.0,)
+    for scale in scales:
+        for value in (arithmetic.value * scale, arithmetic.value / scale):
+            if value / (1 + slack) <= claimed <= value * (1 + slack):
+                return True
+    return False
+
+
+def clearly_disagrees(arithmetic: Arithmetic, claim: Mention) -> bool:
+    """The expression gives a number at least 1.5× away from the claim under every unit scaling."""
+    claimed = claim.value if claim.low is None else (claim.low + claim.high) / 2  # type: ignore[operator]
+    if claimed <= 0 or arithmetic.value <= 0:
+        return False
+    scales = _SCALES if arithmetic.unitless else (1.0,)
+    return all(max(v / claimed, claimed / v) >= 1.5 for scale in scales for v in (arithmetic.value * scale, arithmetic.value / scale))
