@@ -106,6 +106,38 @@ class TmuxApp:
                 raise CheckFailed(f"waited {timeout:.0f} s for {description}; the screen shows:\n{self.screen()}")
             time.sleep(poll)
 
+    def app_pid(self) -> int | None:
+        """The app's process: the pane's process, or its child when a shell runs the command."""
+        result = self._tmux("display-message", "-p", "-t", "app", "#{pane_pid}", check=False)
+        try:
+            pid = int(result.stdout.strip())
+        except ValueError:
+            return None
+        for _ in range(3):
+            try:
+                if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                return None
+            if not children:
+                return None
+            pid = int(children[0])
+        return None
+
+    def peak_rss_mib(self) -> float | None:
+        """The app's peak resident memory so far (VmHWM), in MiB."""
+        pid = self.app_pid()
+        if pid is None:
+            return None
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            return None
+        return None
+
     def stop(self) -> None:
         self._tmux("kill-server", check=False)
 

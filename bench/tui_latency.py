@@ -6,9 +6,11 @@
 
 Launch: from the moment tmux starts ``python -m interviewer`` (no arguments) until the home
 screen's text is on screen (``capture-pane`` polled every 10 ms), and until the scenario list
-is filled. Turn: from ``send-keys C-s`` until the reply is in and the editor offers Ctrl+S
-again (see ``tmux_session.send_and_wait``), with the models already warm (steady state); the
-first turn of each session is also reported, as "cold" when it raced the warm-up.
+is filled. First question: from Enter on a scenario until its first question is shown. Turn:
+from ``send-keys C-s`` until the reply is in and the editor offers Ctrl+S again (see
+``tmux_session.send_and_wait``), with the models already warm (steady state); the first turn of
+each session is reported on its own, since it races the background warm-up. Peak RSS: the
+app's VmHWM at the end of a session.
 Medians over runs. Each run uses a fresh data folder; the knowledge index is shared between
 runs (``--chroma-dir``) so that building it is not what gets measured.
 """
@@ -67,8 +69,11 @@ def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int]) -
             app.stop()
 
 
-def measure_turns(entry: str, chroma_dir: Path | None, size: tuple[int, int], answers: int) -> tuple[float, list[float]]:
-    """(first turn right after opening, then steady-state turns with the models warm)."""
+def measure_turns(
+    entry: str, chroma_dir: Path | None, size: tuple[int, int], answers: int
+) -> tuple[float, float, list[float], float | None]:
+    """(scenario chosen → first question, first turn right after opening, steady-state turns with
+    the models warm, the app's peak RSS in MiB)."""
     with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as folder:
         app = TmuxApp(app_command(entry), width=size[0], height=size[1], env=app_env(Path(folder), chroma_dir), cwd=Path(folder))
         try:
@@ -77,8 +82,10 @@ def measure_turns(entry: str, chroma_dir: Path | None, size: tuple[int, int], an
             app.keys("/")
             app.type("10B-parameter")
             app.wait_until(lambda s: "The Transformer" not in s, "the search to filter", timeout=10)
+            chosen = time.monotonic()
             app.keys("Enter")
             app.wait_until(lambda s: idle(s) and transcript_shown(s), "the first question", timeout=120)
+            question = time.monotonic() - chosen
             app.type(ANSWERS[0])
             app.wait_until(typed(ANSWERS[0]), "the answer in the editor", timeout=20)
             first = send_and_wait(app, timeout=180)
@@ -89,8 +96,9 @@ def measure_turns(entry: str, chroma_dir: Path | None, size: tuple[int, int], an
                 app.type(text)
                 app.wait_until(typed(text), "the answer in the editor", timeout=20)
                 steady.append(send_and_wait(app, timeout=180))
+            peak = app.peak_rss_mib()
             app.keys("C-q")
-            return first, steady
+            return question, first, steady, peak
         finally:
             app.stop()
 
@@ -115,13 +123,20 @@ def main(argv: list[str] | None = None) -> int:
             home, listed = measure_launch(args.entry, args.chroma_dir, size)
             launches.append((home, listed))
             say(f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms", flush=True)
-        firsts, steady = [], []
+        questions, firsts, steady, peaks = [], [], [], []
         for run in range(args.runs):
-            first, turns = measure_turns(args.entry, args.chroma_dir, size, args.answers)
+            question, first, turns, peak = measure_turns(args.entry, args.chroma_dir, size, args.answers)
+            questions.append(question)
             firsts.append(first)
             steady.extend(turns)
+            if peak is not None:
+                peaks.append(peak)
             warm = ", ".join(f"{t * 1000:.0f}" for t in turns)
-            say(f"  session {run + 1}: first turn {first * 1000:6.0f} ms, warm turns {warm} ms", flush=True)
+            say(
+                f"  session {run + 1}: first question {question * 1000:6.0f} ms, first turn {first * 1000:6.0f} ms,"
+                f" warm turns {warm} ms",
+                flush=True,
+            )
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
@@ -132,9 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         "runs": args.runs,
         "launch_to_home_ms_median": round(statistics.median(h for h, _ in launches) * 1000),
         "launch_to_scenario_list_ms_median": round(statistics.median(listed for _, listed in launches) * 1000),
+        "first_question_ms_median": round(statistics.median(questions) * 1000),
         "first_turn_ms_median": round(statistics.median(firsts) * 1000),
         "warm_turn_ms_median": round(statistics.median(steady) * 1000),
         "warm_turns_measured": len(steady),
+        "app_peak_rss_mib": round(max(peaks)) if peaks else None,
     }
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -143,8 +160,10 @@ def main(argv: list[str] | None = None) -> int:
             f"\nmedians ({args.entry} entry, {args.size}, {args.runs} runs):\n"
             f"  launch → home screen        {summary['launch_to_home_ms_median']:6d} ms\n"
             f"  launch → scenario list      {summary['launch_to_scenario_list_ms_median']:6d} ms\n"
+            f"  scenario → first question   {summary['first_question_ms_median']:6d} ms\n"
             f"  first answer → reply        {summary['first_turn_ms_median']:6d} ms\n"
-            f"  answer → reply (warm)       {summary['warm_turn_ms_median']:6d} ms  ({len(steady)} turns)"
+            f"  answer → reply (warm)       {summary['warm_turn_ms_median']:6d} ms  ({len(steady)} turns)\n"
+            f"  app peak RSS                {summary['app_peak_rss_mib']} MiB"
         )
     return 0
 

@@ -62,7 +62,10 @@ class HistoryScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = "History"
+        self.titles = dict(self.app.scenario_titles)
+        self.query_one(InterviewTable).titles = self.titles
         self.query_one(InterviewTable).focus()
+        self.refresh_results()
         self.load_scenario_options()
 
     def on_screen_resume(self) -> None:
@@ -88,8 +91,8 @@ class HistoryScreen(Screen):
         self.titles = titles
         self.query_one(InterviewTable).titles = titles
         options = sorted(((title, scenario_id) for scenario_id, title in titles.items()), key=lambda option: option[0].lower())
-        self.query_one("#scenario-filter", Select).set_options(options)
-        self.refresh_results()
+        with self.prevent(Select.Changed):  # the filter is unchanged: no need to query again
+            self.query_one("#scenario-filter", Select).set_options(options)
 
     def _filters(self) -> tuple[str | None, str, str | None]:
         scenario = self.query_one("#scenario-filter", Select).value
@@ -133,16 +136,18 @@ class HistoryScreen(Screen):
         more = len(records) > ROWS_SHOWN
         records = records[:ROWS_SHOWN]
         table.show(records)
-        self.query_one(ScoreChart).show_history(points, self.titles)
+        # The rows first; the plot (plotext is slow) on the next frame.
+        self.call_after_refresh(self.query_one(ScoreChart).show_history, points, self.titles)
         self.sub_title = f"History · {total} interview{'s' if total != 1 else ''}"
         scenario_id, search, status = self._filters()
         count = len(records)
+        matching = f" matching “{search.strip()}”" if search.strip() else ""
         if more:
-            table.border_title = f"Newest {ROWS_SHOWN} shown · search or filter to find older ones"
+            table.border_title = f"Newest {ROWS_SHOWN}{matching} · search or filter to narrow"
         elif count:
-            table.border_title = f"{count} interview{'s' if count != 1 else ''} · Enter replays"
-        elif scenario_id or search or status:
-            table.border_title = "No interview matches these filters"
+            table.border_title = f"{count} interview{'s' if count != 1 else ''}{matching} · Enter replays"
+        elif scenario_id or search.strip() or status:
+            table.border_title = f"No interview{matching or ' matches these filters'}"
         else:
             table.border_title = "No interviews yet: start one from the home screen"
 
