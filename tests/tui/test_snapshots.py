@@ -28,7 +28,12 @@ async def steady(pilot) -> None:
         for widget in screen.query(Input):
             widget.cursor_blink = False
     app.clear_notifications()
-    await pilot.pause()
+    # Scrolling to the newest message is animated: let it land before the picture.
+    await pilot.wait_for_scheduled_animations()
+    await settle(pilot)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause(0.3)  # timers started by the last edit (status line, timer tick) fire before the picture
+    await settle(pilot)
 
 
 async def start_training_interview(pilot) -> None:
