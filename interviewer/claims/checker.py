@@ -66,7 +66,11 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
         if budget <= 0:
             break
         headers = next((header for start, end, header in rows if start <= offset < end), None)
-        parsed = parse_sentence(sentence, offset, max_mentions=min(budget, MAX_MENTIONS_PER_PIECE), column_headers=headers)
+        try:
+            parsed = parse_sentence(sentence, offset, max_mentions=min(budget, MAX_MENTIONS_PER_PIECE), column_headers=headers)
+        except (ArithmeticError, ValueError):
+            logger.warning("could not parse %r", sentence[:200], exc_info=True)  # degenerate numbers, see below
+            continue
         budget -= len(parsed.mentions)
         parsed.previous_text = _text_before(text, offset)
         if previous and _after_semicolon(text, offset):
@@ -83,7 +87,12 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 claims.append((index, mention, topic))
         indices = {index for index, _, _ in claims}
         for _, mention, topic in claims:
-            results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))
+            try:
+                results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))
+            except (ArithmeticError, ValueError):
+                # Degenerate numbers (zeros, 1e308, overflow) that no calculator can take: no verdict
+                # is better than a wrong one or a crash. Found by bench/fuzz_claims.py.
+                logger.warning("could not check a claim in %r", parsed.text[:200], exc_info=True)
             if len(results) >= MAX_CLAIMS:
                 return results
         context.update(parsed, indices, input_roles(parsed))
