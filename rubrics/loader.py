@@ -50,23 +50,32 @@ def _field_path(loc: tuple) -> str:
 
 
 def parse_scenario(text: str, file: str) -> tuple[Scenario | None, list[RubricError]]:
-    """Parse one scenario file's text; return it, or the errors that name file and field."""
+    """Parse one scenario file's text; return it, or the errors that name file and field.
+
+    Cached by (text, file): the home screen and the engine both validate the shipped files, and
+    compiling every cue regex costs a few hundred milliseconds that the first question should
+    not wait for twice.
+    """
+    scenario, errors = _parse_scenario_cached(text, file)
+    return scenario, list(errors)
+
+
+@lru_cache(maxsize=128)
+def _parse_scenario_cached(text: str, file: str) -> tuple[Scenario | None, tuple[RubricError, ...]]:
     try:
         data = yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(yaml)"
-        return None, [RubricError(file, where, f"malformed YAML: {getattr(exc, 'problem', None) or exc}")]
+        return None, (RubricError(file, where, f"malformed YAML: {getattr(exc, 'problem', None) or exc}"),)
     if not isinstance(data, dict):
-        return None, [RubricError(file, "(top level)", "expected a mapping of scenario fields")]
+        return None, (RubricError(file, "(top level)", "expected a mapping of scenario fields"),)
     try:
-        return Scenario.model_validate(data), []
+        return Scenario.model_validate(data), ()
     except ValidationError as exc:
-        errors = []
-        for err in exc.errors():
-            message = err["msg"].removeprefix("Value error, ")
-            errors.append(RubricError(file, _field_path(err["loc"]), message))
-        return None, errors
+        return None, tuple(
+            RubricError(file, _field_path(err["loc"]), err["msg"].removeprefix("Value error, ")) for err in exc.errors()
+        )
 
 
 def content_hash(text: str) -> str:

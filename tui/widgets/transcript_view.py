@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
 
 from tui.widgets.claim_card import ClaimCard
 
@@ -46,6 +47,15 @@ class TranscriptMarkdown(Markdown):
     def __init__(self, text: str = "", *, role: str = "interviewer", kind: str = "question") -> None:
         super().__init__(text, classes=f"transcript-entry -{role} -{kind}")
         self.border_title = turn_title(role, kind)
+
+    def on_markdown_table_of_contents_updated(self, event: Markdown.TableOfContentsUpdated) -> None:
+        """After every (re)render, mark the last block so its bottom margin goes (see the CSS)."""
+        event.stop()
+        blocks = self.query_children(MarkdownBlock)
+        for block in blocks.filter(".-last-block"):
+            block.remove_class("-last-block")
+        if blocks:
+            blocks.last().add_class("-last-block")
 
     def set_kind(self, role: str, kind: str) -> None:
         for css_class in list(self.classes):
