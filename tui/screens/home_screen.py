@@ -206,7 +206,11 @@ class HomeScreen(Screen):
 
         found = self.query("#preview-prompt")
         if found:
-            found.first(Markdown).update(text)
+            preview = found.first(Markdown)
+            # Each keystroke in the search re-filters; re-rendering the same prompt would queue
+            # Markdown updates that are still running when the interview screen opens.
+            if preview.source != text:
+                preview.update(text)
         else:
             self.query_one("#scenario-preview").mount(Markdown(text, id="preview-prompt"))
 
