@@ -7,7 +7,9 @@ worker after the home screen is drawn (``InterviewerApp.warm_up_models``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from textual import work
@@ -25,6 +27,18 @@ if TYPE_CHECKING:
     from interviewer.store.db import TranscriptStore
 
 ModelsState = Literal["loading", "ready", "failed"]
+
+
+@dataclass
+class Core:
+    """What the app needs from the core: settings, the transcript store and its entry points."""
+
+    settings: Settings
+    store: TranscriptStore | None
+    """None when the database could not be opened (``problems`` says why)."""
+    services: CoreServices
+    problems: list[str] = field(default_factory=list)
+    """Start-up problems to show once the app is up (a broken config, an unreadable database)."""
 
 LIGHT_THEME = "textual-light"
 DARK_THEME = "textual-dark"
@@ -46,28 +60,72 @@ class InterviewerApp(App[None]):
     models_state: reactive[ModelsState] = reactive("loading")
     """Whether torch, the embedder and the knowledge index are loaded (``warm_up``)."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        *,
-        store: TranscriptStore | None,
-        services: CoreServices,
-        resume_id: int | None = None,
-        startup_problems: Iterable[str] = (),
-    ) -> None:
+    def __init__(self, core: Core | Callable[[], Core], *, resume_id: int | None = None) -> None:
+        """``core`` is either opened already (tests, CLI flags) or a function that opens it.
+
+        With a function, settings, the store and the core's entry points are opened on first
+        use, which the home screen makes off the UI thread right after the first paint:
+        pydantic, pydantic-settings and the store cost about 0.25 s that the first screen
+        does not need.
+        """
         super().__init__()
-        self.settings = settings
-        """Settings the interview options default to (mode, time limit, theme)."""
-        self.store = store
-        """The transcript store, or None when the database could not be opened."""
-        self.services = services
-        """Entry points into the core (engine, calculators, exporter)."""
+        self._core: Core | None = core if isinstance(core, Core) else None
+        self._open_core: Callable[[], Core] | None = None if isinstance(core, Core) else core
+        self._core_lock = threading.Lock()
+        self._core_announced = False
         self.resume_id = resume_id
         """An interview to resume straight away (``interviewer --resume ID``)."""
-        self._startup_problems = list(startup_problems)
         self._warm_up_started = False
         self.scenario_titles: dict[str, str] = {}
         """Scenario id → title of the loaded catalog (filled by the home screen)."""
+
+    # -- the core: settings, store, entry points -------------------------------------------------
+
+    @property
+    def core(self) -> Core:
+        """Opens the core on first use (from any thread; once)."""
+        if self._core is None:
+            with self._core_lock:
+                if self._core is None and self._open_core is not None:
+                    self._core = self._open_core()
+                    if self._thread_id == threading.get_ident():
+                        self.call_later(self._core_opened)
+                    else:
+                        self.call_from_thread(self._core_opened)
+        assert self._core is not None
+        return self._core
+
+    @property
+    def core_is_open(self) -> bool:
+        return self._core is not None
+
+    @property
+    def settings(self) -> Settings:
+        """Settings the interview options default to (mode, time limit, theme)."""
+        return self.core.settings
+
+    @property
+    def store(self) -> TranscriptStore | None:
+        """The transcript store, or None when the database could not be opened."""
+        return self.core.store
+
+    @property
+    def services(self) -> CoreServices:
+        """Entry points into the core (engine, calculators, exporter)."""
+        return self.core.services
+
+    def _core_opened(self) -> None:
+        """Once, on the UI thread: theme, start-up problems, and the home screen's options."""
+        if self._core_announced or self._core is None:
+            return
+        self._core_announced = True
+        self._apply_theme(self._core.settings.theme)
+        for problem in self._core.problems:
+            self.notify_error(problem)
+        home = self.screen_stack[0] if self.screen_stack else None
+        # A home screen composed before the settings were read shows defaults until now.
+        if isinstance(home, HomeScreen) and home.is_mounted:
+            home.apply_settings(self._core.settings)
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -75,9 +133,8 @@ class InterviewerApp(App[None]):
         return HomeScreen()
 
     def on_mount(self) -> None:
-        self._apply_theme(self.settings.theme)
-        for problem in self._startup_problems:
-            self.notify_error(problem)
+        if self._core is not None:
+            self._core_opened()
         # The home screen calls start_warm_up once its scenario list is in: the heavy imports
         # hold the GIL for seconds and would otherwise delay the list.
         if self.resume_id is not None:
@@ -129,11 +186,11 @@ class InterviewerApp(App[None]):
         """An error toast; ``markup=False`` because messages quote user text and file paths."""
         self.notify(message, title=title, severity="error", timeout=10, markup=False)
 
-    def mode_choices(self) -> list[tuple[str, str]]:
+    def mode_choices(self, settings: Settings | None = None) -> list[tuple[str, str]]:
         """(label, mode) pairs for the mode picker: offline always, the LLM when configured."""
         choices = [("Offline (rubric engine)", "offline")]
-        if self.settings.llm_model:
-            choices.append((f"LLM: {self.settings.llm_model}", "llm"))
+        if settings is not None and settings.llm_model:
+            choices.append((f"LLM: {settings.llm_model}", "llm"))
         return choices
 
     def load_record(self, interview_id: int) -> InterviewRecord | None:
@@ -231,15 +288,14 @@ class InterviewerApp(App[None]):
             yield from screen_commands()
 
 
-def make_app(
+def open_core(
     settings: Settings | None = None,
     *,
     store: TranscriptStore | None = None,
     agent_factory: AgentFactory | None = None,
-    resume_id: int | None = None,
     services: CoreServices | None = None,
-) -> InterviewerApp:
-    """Build the app; the CLI (``run_app``) and every test go through here.
+) -> Core:
+    """Settings, store and entry points; what cannot be opened becomes a start-up problem.
 
     ``agent_factory(scenario_id, level=..., time_limit_minutes=..., mode=...)`` defaults to
     ``interviewer.engine.start_interview`` bound to ``settings`` and ``store``. ``services``
@@ -266,7 +322,20 @@ def make_app(
         services = default_services(settings, store, agent_factory)
     elif agent_factory is not None:
         services.agent_factory = agent_factory
-    return InterviewerApp(settings, store=store, services=services, resume_id=resume_id, startup_problems=problems)
+    return Core(settings, store, services, problems)
+
+
+def make_app(
+    settings: Settings | None = None,
+    *,
+    store: TranscriptStore | None = None,
+    agent_factory: AgentFactory | None = None,
+    resume_id: int | None = None,
+    services: CoreServices | None = None,
+) -> InterviewerApp:
+    """Build the app with its core opened now; the CLI's flags and every test go through here."""
+    core = open_core(settings, store=store, agent_factory=agent_factory, services=services)
+    return InterviewerApp(core, resume_id=resume_id)
 
 
 def run_app(
@@ -277,6 +346,9 @@ def run_app(
     resume_id: int | None = None,
     services: CoreServices | None = None,
 ) -> None:
-    """Entry point for ``interviewer`` with no arguments."""
-    app = make_app(settings, store=store, agent_factory=agent_factory, resume_id=resume_id, services=services)
+    """Entry point for ``interviewer``; with nothing given, the core opens after the first paint."""
+    if settings is None and store is None and agent_factory is None and services is None:
+        app = InterviewerApp(open_core, resume_id=resume_id)
+    else:
+        app = make_app(settings, store=store, agent_factory=agent_factory, resume_id=resume_id, services=services)
     app.run()

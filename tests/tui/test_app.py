@@ -7,11 +7,12 @@ import sys
 import threading
 
 from textual.command import CommandPalette
+from textual.widgets import Input, Select
 from tui_fakes import TRAINING_SCENARIO, FakeCore
 from tui_helpers import notifications, screen_name, settle
 
 from interviewer.config import Settings
-from tui.app import InterviewerApp, make_app
+from tui.app import Core, InterviewerApp, make_app
 from tui.screens.help_screen import help_markdown, key_label
 from tui.screens.interview_screen import InterviewScreen
 from tui.widgets.models_status import ModelsStatus
@@ -27,6 +28,48 @@ def test_importing_the_app_loads_no_heavy_modules():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_plain_interviewer_reaches_the_app_without_typer_or_settings(monkeypatch):
+    """``interviewer`` with no arguments: the first screen waits for neither Typer nor pydantic."""
+    code = (
+        "import sys, tui.app\n"
+        "tui.app.InterviewerApp.run = lambda self: print(type(self._open_core).__name__)\n"
+        "from interviewer.cli import main\n"
+        "main([])\n"
+        "late = [m for m in ('typer', 'pydantic', 'pydantic_settings', 'interviewer.config', 'interviewer.store')"
+        " if m in sys.modules]\n"
+        "print(','.join(late) or 'none')"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["function", "none"]
+
+
+async def test_the_core_opens_off_the_ui_thread_after_the_first_paint(interviewer_home, store, core):
+    """The deferred start: settings and store are read by the home screen's worker, then the
+    options, theme and start-up problems are applied on the UI thread."""
+    (interviewer_home / "config.toml").write_text(
+        'llm_model = "llama3.1:8b"\ntime_limit_minutes = 30\ntheme = "textual-light"\n'
+    )
+    opened_on: list[bool] = []
+
+    def open_later() -> Core:
+        from interviewer.config import load_settings
+
+        opened_on.append(threading.current_thread() is threading.main_thread())
+        return Core(load_settings(), store, core.services(), problems=["a start-up problem"])
+
+    app = InterviewerApp(open_later)
+    assert not app.core_is_open
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert opened_on == [False]
+        assert app.theme == "textual-light"
+        assert any("a start-up problem" in n for n in notifications(app))
+        mode = app.screen.query_one("#mode", Select)
+        assert [value for _, value in app.mode_choices(app.settings)] == ["offline", "llm"]
+        assert mode.value == "llm"
+        assert app.screen.query_one("#time-limit", Input).value == "30"
 
 
 async def test_make_app_with_defaults_opens_the_store_in_interviewer_home(interviewer_home):

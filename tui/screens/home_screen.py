@@ -20,6 +20,7 @@ from tui.widgets.scenario_table import ScenarioTable
 if TYPE_CHECKING:
     from textual.app import SystemCommand
 
+    from interviewer.config import Settings
     from interviewer.domain import InterviewRecord
     from rubrics.schema import Scenario
 
@@ -54,6 +55,8 @@ class HomeScreen(Screen):
         self._scenarios: list[Scenario] | None = None
 
     def compose(self) -> ComposeResult:
+        # None until the core is open (see InterviewerApp.core); apply_settings fills them in.
+        settings = self.app.core.settings if self.app.core_is_open else None
         yield Header()
         with Horizontal(id="home-top"):
             yield Input(placeholder="/  search scenarios: title, topic or kind", id="scenario-search", compact=True)
@@ -65,10 +68,10 @@ class HomeScreen(Screen):
                     yield Label("Level", classes="option-label -first")
                     yield Select(LEVELS, value="senior", allow_blank=False, compact=True, id="level")
                     yield Label("Mode", classes="option-label")
-                    yield Select(self.app.mode_choices(), value=self._default_mode(), allow_blank=False, compact=True, id="mode")
+                    yield Select(self.app.mode_choices(settings), value=self._default_mode(settings), allow_blank=False, compact=True, id="mode")
                     yield Label("Limit", classes="option-label")
                     yield Input(
-                        self._default_time_limit(),
+                        self._default_time_limit(settings),
                         placeholder="none",
                         type="number",
                         validators=[Number(minimum=1, maximum=600)],
@@ -84,12 +87,23 @@ class HomeScreen(Screen):
         yield InterviewTable(id="recent")
         yield Footer()
 
-    def _default_mode(self) -> str:
-        return "llm" if self.app.settings.llm_model else "offline"
+    @staticmethod
+    def _default_mode(settings: Settings | None) -> str:
+        return "llm" if settings is not None and settings.llm_model else "offline"
 
-    def _default_time_limit(self) -> str:
-        minutes = self.app.settings.time_limit_minutes
+    @staticmethod
+    def _default_time_limit(settings: Settings | None) -> str:
+        minutes = settings.time_limit_minutes if settings is not None else None
         return f"{minutes:g}" if minutes else ""
+
+    def apply_settings(self, settings: Settings) -> None:
+        """The options' defaults once the settings are read (after the first paint)."""
+        mode = self.query_one("#mode", Select)
+        mode.set_options(self.app.mode_choices(settings))
+        mode.value = self._default_mode(settings)
+        limit = self.query_one("#time-limit", Input)
+        if not limit.value:
+            limit.value = self._default_time_limit(settings)
 
     def on_mount(self) -> None:
         table = self.query_one(ScenarioTable)
@@ -266,7 +280,7 @@ class HomeScreen(Screen):
 
     def action_cycle_mode(self) -> None:
         select = self.query_one("#mode", Select)
-        modes = [mode for _, mode in self.app.mode_choices()]
+        modes = [mode for _, mode in self.app.mode_choices(self.app.settings)]
         if len(modes) < 2:
             self.app.notify("Only offline mode: set llm_model in the config to add an LLM interviewer.", timeout=3)
             return
