@@ -1,96 +1,97 @@
-"""History screen at scale: open and search with 10,000 stored interviews (headless Textual).
+"""History screen at scale, in a real terminal (tmux): open and search with 10,000 interviews.
 
     python bench/tui_history.py [--count 10000] [--runs 5] [--json]
 
-Open: from pressing ``h`` on the home screen until the table shows rows and the total. Search:
-from submitting a query until the matching rows are shown. Medians over runs.
+Each run starts ``python -m interviewer`` in tmux on a copy of one seeded database, waits
+until the models are warm (so the background warm-up is not what gets measured), then:
+
+- open: from ``h`` on the home screen until the newest rows and the total are on screen;
+- chart: from ``h`` until the score chart is drawn too (it is drawn on the next frame);
+- search: from Enter on a query until the matching rows are on screen.
+
+``capture-pane`` is polled every 20 ms. Medians over runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from tmux_session import DEFAULT_CHROMA_CACHE, CheckFailed, TmuxApp, app_command, app_env  # noqa: E402
+
+SEARCH = "balancing"
+ROWS_TEXT = "Newest 200"
+CHART_TEXT = "Scores over time"
 
 
-async def wait_until(pilot, predicate, timeout: float = 30.0) -> None:
-    deadline = time.perf_counter() + timeout
-    while not predicate():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the history screen did not update in time")
-        await pilot.pause(0.005)
-
-
-async def measure(store, count: int) -> tuple[float, float]:
-    from textual.widgets import Input
-
-    from interviewer.config import Settings
-    from tui.app import make_app
-    from tui.widgets.interview_table import InterviewTable
-
-    app = make_app(Settings(), store=store)
-    async with app.run_test(size=(120, 40)) as pilot:
-        # Measure the screen, not the model warm-up that runs in the background after launch.
-        from interviewer.engine import is_warm
-
-        await wait_until(pilot, is_warm, timeout=120)
-        await wait_until(pilot, lambda: all(w.is_finished for w in app.workers))
-        started = time.perf_counter()
-        await pilot.press("h")
-        await wait_until(
-            pilot,
-            lambda: type(app.screen).__name__ == "HistoryScreen"
-            and app.screen.query_one(InterviewTable).row_count > 0
-            and str(count) in str(app.screen.sub_title),
-        )
-        opened = time.perf_counter() - started
-        table = app.screen.query_one(InterviewTable)
-        search = app.screen.query_one("#history-search", Input)
-        search.value = "balancing"
-        started = time.perf_counter()
-        await search.action_submit()
-        await pilot.pause()
-        await wait_until(pilot, lambda: all(w.is_finished for w in app.workers))
-        await pilot.pause()
-        searched = time.perf_counter() - started
-        assert table.row_count > 0
-        return opened, searched
+def measure(seeded: Path, count: int, chroma_dir: Path | None) -> tuple[float, float, float]:
+    with tempfile.TemporaryDirectory(prefix="interviewer-history-") as folder:
+        shutil.copy(seeded, Path(folder) / "interviewer.db")
+        app = TmuxApp(app_command("cli"), width=120, height=40, env=app_env(Path(folder), chroma_dir), cwd=Path(folder))
+        try:
+            app.start()
+            app.wait_for(" scenarios ─", timeout=60)
+            app.wait_until(lambda s: "loading models" not in s, "the warm-up", timeout=300)
+            time.sleep(1.0)  # let the warm-up thread's last imports finish
+            started = time.monotonic()
+            app.keys("h")
+            app.wait_until(lambda s: ROWS_TEXT in s and f"{count} interviews" in s, "the history rows", timeout=60)
+            opened = time.monotonic() - started
+            app.wait_until(lambda s: CHART_TEXT in s, "the score chart", timeout=60)
+            charted = time.monotonic() - started
+            app.keys("/")
+            app.type(SEARCH)
+            app.wait_until(lambda s: SEARCH in s, "the query in the search box", timeout=10)
+            started = time.monotonic()
+            app.keys("Enter")
+            app.wait_until(lambda s: f"matching “{SEARCH}”" in s, "the search results", timeout=60)
+            searched = time.monotonic() - started
+            app.keys("C-q")
+            return opened, charted, searched
+        finally:
+            app.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--chroma-dir", type=Path, default=DEFAULT_CHROMA_CACHE)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     from bench.seed_history import seed
 
-    with tempfile.TemporaryDirectory() as home:
-        os.environ["INTERVIEWER_HOME"] = home
-        from interviewer.store import TranscriptStore
-
-        path = Path(home) / "interviewer.db"
-        seed(path, args.count)
-        opens, searches = [], []
-        for _ in range(args.runs):
-            store = TranscriptStore(path)
-            opened, searched = asyncio.run(measure(store, args.count))
-            store.close()
-            opens.append(opened)
-            searches.append(searched)
+    opens, charts, searches = [], [], []
+    with tempfile.TemporaryDirectory(prefix="interviewer-history-seed-") as folder:
+        seeded = Path(folder) / "interviewer.db"
+        seed(seeded, args.count)
+        try:
+            for run in range(args.runs):
+                opened, charted, searched = measure(seeded, args.count, args.chroma_dir)
+                opens.append(opened)
+                charts.append(charted)
+                searches.append(searched)
+                if not args.json:
+                    print(f"  run {run + 1}: rows {opened * 1000:.0f} ms, chart {charted * 1000:.0f} ms, search {searched * 1000:.0f} ms")
+        except CheckFailed as failure:
+            print(f"FAILED: {failure}", file=sys.stderr)
+            return 1
     report = {
         "interviews": args.count,
         "runs": args.runs,
-        "open_ms_median": round(1000 * statistics.median(opens), 1),
-        "search_ms_median": round(1000 * statistics.median(searches), 1),
+        "open_ms_median": round(1000 * statistics.median(opens)),
+        "chart_ms_median": round(1000 * statistics.median(charts)),
+        "search_ms_median": round(1000 * statistics.median(searches)),
     }
     if args.json:
         print(json.dumps(report, indent=2))

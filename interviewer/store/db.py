@@ -249,13 +249,24 @@ class TranscriptStore:
             ).fetchall()
         return {row["scenario_id"]: (row["best"], row["last"]) for row in rows}
 
-    def score_history(self, scenario_id: str | None = None) -> list[tuple[str, datetime, float]]:
-        """(scenario id, finished at, score) of finished interviews, oldest first."""
-        sql = "SELECT scenario_id, finished_at, score FROM interviews WHERE score IS NOT NULL AND finished_at IS NOT NULL"
+    def score_history(
+        self, scenario_id: str | None = None, *, latest_per_scenario: int | None = None
+    ) -> list[tuple[str, datetime, float]]:
+        """(scenario id, finished at, score) of finished interviews, oldest first; with
+        ``latest_per_scenario``, only that many of the newest per scenario (what a chart shows)."""
+        sql = (
+            "SELECT scenario_id, finished_at, score,"
+            " row_number() OVER (PARTITION BY scenario_id ORDER BY finished_at DESC) AS newest_rank"
+            " FROM interviews WHERE score IS NOT NULL AND finished_at IS NOT NULL"
+        )
         params: list[Any] = []
         if scenario_id:
             sql += " AND scenario_id = ?"
             params.append(scenario_id)
+        sql = f"SELECT scenario_id, finished_at, score FROM ({sql})"
+        if latest_per_scenario is not None:
+            sql += " WHERE newest_rank <= ?"
+            params.append(latest_per_scenario)
         with self._lock:
             rows = self.db.execute(sql + " ORDER BY finished_at", params).fetchall()
         return [(r["scenario_id"], _from_iso(r["finished_at"]), r["score"]) for r in rows]

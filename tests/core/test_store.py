@@ -91,6 +91,15 @@ def test_finish_stats_and_history(tmp_path):
     assert store.get(second).scorecard.score == 70.0
 
 
+def test_score_history_keeps_the_newest_per_scenario_oldest_first(tmp_path):
+    store = TranscriptStore(tmp_path / "t.db")
+    for scenario, score in [("x", 10.0), ("y", 20.0), ("x", 30.0), ("y", 40.0), ("x", 50.0)]:
+        store.finish(store.create_interview(scenario_id=scenario, scenario_hash="h"), _card(score))
+    assert [score for _, _, score in store.score_history()] == [10.0, 20.0, 30.0, 40.0, 50.0]
+    assert [score for _, _, score in store.score_history(latest_per_scenario=2)] == [20.0, 30.0, 40.0, 50.0]
+    assert [score for _, _, score in store.score_history("x", latest_per_scenario=1)] == [50.0]
+
+
 def test_corrupted_database_names_the_path(tmp_path):
     path = tmp_path / "broken.db"
     path.write_bytes(b"this is not a database" * 100)

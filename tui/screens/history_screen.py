@@ -11,10 +11,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Header, Input, Select
+from textual.widgets import DataTable, Header, Input, Select
 
 from tui.widgets.interview_table import InterviewTable
-from tui.widgets.score_chart import ScoreChart
+from tui.widgets.key_footer import KeyFooter
+from tui.widgets.score_chart import POINTS_PER_SCENARIO, ScoreChart
 
 if TYPE_CHECKING:
     from textual.app import SystemCommand
@@ -46,6 +47,8 @@ class HistoryScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self._search_timer: Timer | None = None
+        self._opened = False
+        self._last_filters: tuple[str | None, str, str | None] | None = None
         self.titles: dict[str, str] = {}
         """Scenario id → title, from what the store holds."""
 
@@ -58,17 +61,18 @@ class HistoryScreen(Screen):
         with Horizontal(id="history-main"):
             yield InterviewTable(id="history-table")
             yield ScoreChart(id="score-chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "History"
         self.titles = dict(self.app.scenario_titles)
         self.query_one(InterviewTable).titles = self.titles
         self.query_one(InterviewTable).focus()
-        self.refresh_results()
         self.load_scenario_options()
 
     def on_screen_resume(self) -> None:
+        # Also sent when the screen is first pushed: this is the one place results load, so
+        # they load once on opening (not once more from on_mount).
         self.refresh_results()
 
     # -- data ----------------------------------------------------------------------------------
@@ -105,15 +109,28 @@ class HistoryScreen(Screen):
         )
 
     def refresh_results(self) -> None:
-        scenario_id, search, status = self._filters()
-        self.query_history(scenario_id, search, status)
+        filters = self._last_filters = self._filters()
+        if self._opened:
+            self.query_history(*filters)
+            return
+        # Opening: the newest rows are a few milliseconds of SQLite, sooner on this thread than
+        # through a worker that has to win the GIL back from the first frames.
+        self._opened = True
+        fetched = self._fetch(*filters)
+        if fetched is not None:
+            self._show_results(*fetched)
 
     @work(thread=True, exclusive=True, group="history-query", exit_on_error=False)
     def query_history(self, scenario_id: str | None, search: str, status: str | None) -> None:
+        fetched = self._fetch(scenario_id, search, status)
+        if fetched is not None:
+            self.app.call_from_thread(self._show_results, *fetched)
+
+    def _fetch(self, scenario_id: str | None, search: str, status: str | None) -> tuple[list, list, int] | None:
+        """(records, score points, total), or None once the user is told what failed."""
         store = self.app.store
         if store is None:
-            self.app.call_from_thread(self._show_results, [], [])
-            return
+            return [], [], 0
         from interviewer.domain import InterviewStatus
 
         try:
@@ -124,12 +141,11 @@ class HistoryScreen(Screen):
                 status=InterviewStatus(status) if status else None,
                 limit=ROWS_SHOWN + 1,
             )
-            points = store.score_history(scenario_id)
-            total = store.count()
+            points = store.score_history(scenario_id, latest_per_scenario=POINTS_PER_SCENARIO)
+            return records, points, store.count()
         except Exception as error:
-            self.app.call_from_thread(self.app.notify_error, f"Search failed: {error}")
-            return
-        self.app.call_from_thread(self._show_results, records, points, total)
+            self.app.notify_error(f"Search failed: {error}")
+            return None
 
     def _show_results(self, records: list[InterviewRecord], points: list, total: int) -> None:
         table = self.query_one(InterviewTable)
@@ -166,7 +182,9 @@ class HistoryScreen(Screen):
 
     @on(Select.Changed)
     def _filter_changed(self) -> None:
-        self.refresh_results()
+        # The selects also post Changed as they mount, with the filters the screen opened with.
+        if self._filters() != self._last_filters:
+            self.refresh_results()
 
     @on(DataTable.RowSelected, "#history-table")
     def _row_chosen(self) -> None:

@@ -11,9 +11,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.validation import Number
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from tui.widgets.interview_table import InterviewTable
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.models_status import ModelsStatus
 from tui.widgets.scenario_table import ScenarioTable
 
@@ -85,7 +86,7 @@ class HomeScreen(Screen):
                 yield Static("", id="preview-heading")
         yield Label("Recent interviews", id="recent-title")
         yield InterviewTable(id="recent")
-        yield Footer()
+        yield KeyFooter()
 
     @staticmethod
     def _default_mode(settings: Settings | None) -> str:

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Markdown, Static
+from textual.widgets import Header, Label, Markdown, Static
 
 from interviewer.events import (
     CandidateTurnRecorded,
@@ -35,6 +35,7 @@ from interviewer.events import (
 from tui.widgets.answer_editor import AnswerEditor
 from tui.widgets.claim_card import ClaimCard
 from tui.widgets.interview_timer import InterviewTimer
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.models_status import ModelsStatus
 from tui.widgets.step_progress import StepProgress, humanize_id
 from tui.widgets.transcript_view import CandidateAnswer, TranscriptMarkdown, TranscriptView
@@ -117,7 +118,7 @@ class InterviewScreen(Screen):
                 yield Static("", id="side-scenario")
                 yield Label("Claim checks", classes="side-title")
                 yield VerticalScroll(Static("None yet: numbers you give are checked here.", id="claims-empty"), id="claims")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(AnswerEditor).focus()

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tui.widgets.interview_table import STATUS_LABELS, when
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.scorecard_view import ScorecardView
 from tui.widgets.transcript_view import TranscriptView
 
@@ -56,7 +57,7 @@ class ReplayScreen(Screen):
                         "This interview is unfinished, so it has no scorecard yet. Press r to resume it.",
                         classes="empty-message",
                     )
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Replay (read-only)"

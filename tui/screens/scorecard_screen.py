@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Collapsible, Footer, Header
+from textual.widgets import Collapsible, Header
 
+from tui.widgets.key_footer import KeyFooter
 from tui.widgets.scorecard_view import ScorecardView
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ class ScorecardScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield ScorecardView(self.scorecard, formatter=self.app.services.format_quantity, id="scorecard")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         title = self.record.title if self.record and self.record.title else self.scorecard.scenario

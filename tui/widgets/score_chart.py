@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 
+from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 MAX_X_TICKS = 5
@@ -24,6 +25,12 @@ class ScoreChart(PlotextPlot):
         super().__init__(id=id)
         self.points: list[ScorePoint] = []
         self.titles: dict[str, str] = {}
+        self._drawn = False
+
+    def render(self) -> RenderResult:
+        # Blank until the scores are in: building even an empty plotext figure takes ~0.1 s,
+        # which the history screen's first frame (its rows) should not wait for.
+        return super().render() if self._drawn else ""
 
     def show_history(self, points: list[ScorePoint], titles: dict[str, str] | None = None) -> None:
         points = sorted(points, key=lambda point: point[1])
@@ -35,6 +42,7 @@ class ScoreChart(PlotextPlot):
         self._draw()
 
     def _draw(self) -> None:
+        self._drawn = True
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
