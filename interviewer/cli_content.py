@@ -102,6 +102,9 @@ def _open_index(chroma_url: str | None, with_progress: bool):
 def index(chroma_url: ChromaUrl = None, as_json: JsonFlag = False) -> None:
     """Index the knowledge notes (only what changed since the last run)."""
     _, report = _open_index(chroma_url, with_progress=not as_json)
+    from interviewer.engine.session import embed_rubric_criteria
+
+    embed_rubric_criteria()  # so that no interview's first answer waits for them
     if as_json:
         print_json(report.__dict__)
     else:

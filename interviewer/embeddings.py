@@ -34,7 +34,7 @@ def model_dir() -> Path:
 class MiniLMEmbedder:
     """Encodes texts to unit-length 384-d vectors. Thread-safe; CPU only."""
 
-    def __init__(self, path: Path | None = None, batch_size: int = 64):
+    def __init__(self, path: Path | None = None, batch_size: int = 8):
         import torch
         from safetensors.torch import load_file
         from tokenizers import Tokenizer
@@ -127,3 +127,77 @@ def get_embedder() -> MiniLMEmbedder:
 
 def is_loaded() -> bool:
     return _load.cache_info().currsize > 0
+
+
+MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+_fixed_vectors: dict[str, list[float]] | None = None
+_fixed_lock = threading.Lock()
+
+
+def _fixed_vectors_file() -> Path:
+    from interviewer import locations
+
+    return locations.data_dir() / "criterion-vectors.json"
+
+
+def _fixed_key(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{MODEL_ID}\0{text}".encode()).hexdigest()[:24]
+
+
+def embed_fixed(texts: list[str]) -> list[list[float]]:
+    """Vectors of fixed texts (rubric criteria), computed once per machine.
+
+    A rubric's sixteen criterion descriptions take about 0.3 s to embed, which the first answer
+    of every interview would otherwise wait for. They are kept in memory and in the data dir,
+    keyed by a hash of the model and the text, so an edited rubric is simply re-embedded.
+    Never use this for candidate text: answers stay out of every cache.
+    """
+    global _fixed_vectors
+    with _fixed_lock:
+        if _fixed_vectors is None:
+            _fixed_vectors = _read_fixed_vectors()
+        keys = [_fixed_key(text) for text in texts]
+        missing = list(dict.fromkeys(text for text, key in zip(texts, keys, strict=True) if key not in _fixed_vectors))
+        if missing:
+            for text, vector in zip(missing, get_embedder().embed(missing), strict=True):
+                _fixed_vectors[_fixed_key(text)] = vector
+            _write_fixed_vectors(_fixed_vectors)
+        return [_fixed_vectors[key] for key in keys]
+
+
+def _read_fixed_vectors() -> dict[str, list[float]]:
+    import logging
+
+    try:
+        data = json.loads(_fixed_vectors_file().read_text(encoding="utf-8"))
+        if isinstance(data, dict) and all(isinstance(v, list) and len(v) == DIMENSION for v in data.values()):
+            return data
+        logging.getLogger(__name__).warning("ignoring a malformed criterion-vector cache")
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as error:
+        logging.getLogger(__name__).warning("ignoring an unreadable criterion-vector cache: %s", error)
+    return {}
+
+
+def _write_fixed_vectors(vectors: dict[str, list[float]]) -> None:
+    import logging
+    import os
+
+    path = _fixed_vectors_file()
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        partial.write_text(json.dumps(vectors), encoding="utf-8")
+        os.replace(partial, path)  # atomic: a reader never sees half a file
+    except OSError as error:  # a read-only data dir costs speed, not correctness
+        logging.getLogger(__name__).warning("cannot save the criterion-vector cache: %s", error)
+        partial.unlink(missing_ok=True)
+
+
+def forget_fixed_vectors() -> None:
+    """Drop the in-memory copy (tests that switch data dirs)."""
+    global _fixed_vectors
+    with _fixed_lock:
+        _fixed_vectors = None

@@ -28,6 +28,7 @@ def warm_up(chroma_url: str | None = None) -> None:
         from interviewer.embeddings import get_embedder
 
         get_embedder().embed(["warm up"])
+        embed_rubric_criteria()
         retrieval.configure(chroma_url)
         retrieval.open_index()
         try:
@@ -35,6 +36,15 @@ def warm_up(chroma_url: str | None = None) -> None:
         except ImportError:
             pass
         _warm.set()
+
+
+def embed_rubric_criteria() -> None:
+    """Every shipped scenario's criterion vectors, into the on-disk cache (about 4 s the first
+    time on 2 cores, a file read after that), so no first answer waits for them."""
+    from interviewer.embeddings import embed_fixed
+    from rubrics.loader import load_scenarios
+
+    embed_fixed([criterion.description for scenario in load_scenarios() for criterion in scenario.criteria])
 
 
 def is_warm() -> bool:
@@ -124,6 +134,7 @@ def resume_interview(interview_id: int, *, settings: Settings, store: Transcript
 def grade_answers(scenario: Scenario, answers: list[str], *, use_embeddings: bool = True) -> Scorecard:
     """Score a finished set of answers (one per turn) without running the conversation."""
     finder = EvidenceFinder(scenario, use_embeddings=use_embeddings)
+    finder.preload(answers)
     seen: set[str] = set()
     hits: dict[str, CriterionHit] = {}
     claims: list[dict] = []
