@@ -27,6 +27,7 @@ ROWS = [
     ("tui_latency.py", "app_peak_rss_mib", "peak RSS of the app during an interview", "MiB", ""),
     ("bench_core.py", "turn_p50_ms", "offline turn latency p50 (engine, warm)", "ms", ""),
     ("bench_core.py", "turn_p95_ms", "offline turn latency p95 (engine, warm)", "ms", "< 150 ms"),
+    ("bench_core.py", "turn_complete_p95_ms", "offline turn p95 until its last event (similarity added)", "ms", ""),
     ("bench_core.py", "grade6_cold_s", "`interviewer grade`, six turns, cold process", "s", ""),
     ("bench_core.py", "grade6_warm_ms", "grade six turns, warm", "ms", "< 500 ms"),
     ("bench_core.py", "check10_cold_s", "`interviewer check`, ten-claim paragraph, cold", "s", ""),

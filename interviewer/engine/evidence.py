@@ -124,8 +124,12 @@ class EvidenceFinder:
         vectors = torch.tensor([self._preloaded.get(s) or computed[s] for s in sentences])
         return (vectors @ criteria.T).tolist()
 
-    def analyze(self, text: str, seen_sentences: set[str] | None = None) -> TurnAnalysis:
-        """Evidence in one answer. ``seen_sentences`` (normalised) are skipped: repeats add nothing."""
+    def analyze(self, text: str, seen_sentences: set[str] | None = None, *, semantic: bool = True) -> TurnAnalysis:
+        """Evidence in one answer. ``seen_sentences`` (normalised) are skipped: repeats add nothing.
+
+        ``semantic=False`` leaves out the embedding similarity (``add_semantic`` adds it later):
+        the interviewer's next move depends only on cues and claims, so it need not wait for it.
+        """
         text = clean(text)
         sentences = split_sentences(text)
         seen = seen_sentences if seen_sentences is not None else set()
@@ -139,24 +143,21 @@ class EvidenceFinder:
                 seen.add(key)
                 fresh.append(sentence)
         hits: dict[str, CriterionHit] = {}
-        similarities = self._similarities(fresh)
-        for index, criterion in enumerate(self.scenario.criteria):
+        for criterion in self.scenario.criteria:
             hit = CriterionHit(criterion.id)
-            for sentence, row in zip(fresh, similarities, strict=True):
+            for sentence in fresh:
                 cues = matching_cues(criterion.evidence, sentence)
                 if cues:
                     hit.cues.update(cues)
                     if sentence not in hit.quotes:
                         hit.quotes.append(sentence)
-                if row[index] > hit.semantic:
-                    hit.semantic, hit.semantic_quote = row[index], sentence
-            if hit.cues or hit.semantic >= SEMANTIC_PARTIAL:
+            if hit.cues:
                 hits[criterion.id] = hit
         wrong_steps = [
             step.id for step in self.scenario.steps if any(matching_cues(step.wrong_answer_cues, s) for s in fresh)
         ]
         anti = [a.id for a in self.scenario.anti_patterns if any(matching_cues(a.cues, s) for s in fresh)]
-        return TurnAnalysis(
+        analysis = TurnAnalysis(
             sentences=fresh,
             injections=injections,
             hits=hits,
@@ -164,3 +165,21 @@ class EvidenceFinder:
             anti_patterns=anti,
             truncated=len(text) > MAX_ANALYSED_CHARS,
         )
+        if semantic:
+            self.add_semantic(analysis)
+        return analysis
+
+    def add_semantic(self, analysis: TurnAnalysis) -> None:
+        """Each criterion's closest sentence by embedding similarity, merged into ``analysis.hits``
+        (partial credit when at least ``SEMANTIC_PARTIAL``; never enough to meet a criterion)."""
+        similarities = self._similarities(analysis.sentences)
+        for index, criterion in enumerate(self.scenario.criteria):
+            best, closest = 0.0, None
+            for sentence, row in zip(analysis.sentences, similarities, strict=True):
+                if row[index] > best:
+                    best, closest = row[index], sentence
+            hit = analysis.hits.get(criterion.id)
+            if hit is None and best >= SEMANTIC_PARTIAL:
+                hit = analysis.hits[criterion.id] = CriterionHit(criterion.id)
+            if hit is not None and best > hit.semantic:
+                hit.semantic, hit.semantic_quote = best, closest

@@ -107,6 +107,8 @@ class OfflineInterviewer:
         self.started_at = started_at or utcnow()
         self.grounding = grounding
         self.evidence = EvidenceFinder(scenario, use_embeddings=use_embeddings)
+        self._semantic_pending: TurnAnalysis | None = None
+        """The last answer's analysis while its semantic similarity is not merged yet."""
         self.state = {**_initial_state(), **(state or {})}
         self._turns: list[Turn] = list(turns or [])
 
@@ -217,7 +219,11 @@ class OfflineInterviewer:
             yield event
 
     async def _reply_to(self, text: str) -> AsyncIterator[Event]:
-        analysis, claims = await asyncio.to_thread(self._analyse, text)
+        # The next move depends on cues and claims only: the reply goes out before the
+        # embedding similarity (tens to hundreds of milliseconds on a long answer) is added.
+        await self._add_pending_semantic()  # a caller that stopped reading the last turn early
+        analysis, claims = await asyncio.to_thread(self._analyse, text, semantic=False)
+        self._semantic_pending = analysis
         for event in self.analysis_events(analysis, claims):
             yield event
         if self.out_of_time():
@@ -227,6 +233,21 @@ class OfflineInterviewer:
             return
         async for event in self.reply_with_rubric(analysis, claims):
             yield event
+        if await self._add_pending_semantic():
+            yield CriteriaCovered(tuple(analysis.criteria_hit), len(self.covered_criteria), len(self.scenario.criteria))
+
+    async def _add_pending_semantic(self) -> bool:
+        """Merge the last answer's semantic similarity into the state and save it; True when
+        it added a criterion. Runs before any score is computed (see ``_finish``)."""
+        analysis, self._semantic_pending = self._semantic_pending, None
+        if analysis is None:
+            return False
+        before = self.covered_criteria
+        await asyncio.to_thread(self.evidence.add_semantic, analysis)
+        self._merge_hits(analysis)
+        if self.store is not None and self.interview_id is not None:
+            self.store.save_state(self.interview_id, self.state)
+        return self.covered_criteria != before
 
     def analysis_events(self, analysis: TurnAnalysis, claims: list[dict]) -> list[Event]:
         """What the deterministic analysis of an answer found (claim checks, criteria, truncation)."""
@@ -257,20 +278,23 @@ class OfflineInterviewer:
             if event := self._step_event():
                 yield event
 
-    def _analyse(self, text: str) -> tuple[TurnAnalysis, list[dict]]:
+    def _analyse(self, text: str, *, semantic: bool = True) -> tuple[TurnAnalysis, list[dict]]:
         seen = set(self.state["seen"])
-        analysis = self.evidence.analyze(text, seen)
+        analysis = self.evidence.analyze(text, seen, semantic=semantic)
         self.state["seen"] = sorted(seen)
         claims = check_claims_safely("\n".join(analysis.sentences), dict(self.scenario.facts))
         for claim in claims:
             claim["step_id"] = self.current_step.id if self.current_step else None
         self.state["claims"].extend(claims)
+        self._merge_hits(analysis)
+        return analysis, claims
+
+    def _merge_hits(self, analysis: TurnAnalysis) -> None:
         hits = self.state["hits"]
         for cid, hit in analysis.hits.items():
             merged = CriterionHit.from_dict(cid, hits[cid]) if cid in hits else CriterionHit(cid)
             merged.merge(hit)
             hits[cid] = merged.to_dict()
-        return analysis, claims
 
     def _criterion_met(self, criterion: Criterion) -> bool:
         data = self.state["hits"].get(criterion.id)
@@ -403,6 +427,7 @@ class OfflineInterviewer:
             yield event
 
     async def _finish(self, reason: str) -> AsyncIterator[Event]:
+        await self._add_pending_semantic()
         self.state["finished"] = True
         self.state["finish_reason"] = reason
         closing = CLOSING_TEXT[reason]
