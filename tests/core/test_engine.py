@@ -208,3 +208,58 @@ def test_offline_interviewer_without_store_still_works():
     events = asyncio.run(run())
     assert any(isinstance(e, ev.InterviewerMessage) for e in events)
     assert [t.seq for t in agent.turns] == list(range(len(agent.turns)))
+
+
+
+def _adequate_answers(scenario_id: str) -> list[str]:
+    from pathlib import Path
+
+    import yaml
+
+    eval_dir = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
+    return yaml.safe_load((eval_dir / f"{scenario_id}.yaml").read_text())["adequate"]
+
+
+def _semantic(hits: dict) -> dict[str, float]:
+    return {cid: round(hit["semantic"], 4) for cid, hit in hits.items()}
+
+
+async def test_similarity_comes_after_the_reply_and_is_all_in_the_score(store):
+    """The reply does not wait for the embeddings, yet the state (and so the score) ends up with
+    exactly what analysing every answer in full gives, and it is saved."""
+    from interviewer.engine.evidence import EvidenceFinder
+
+    answers = _adequate_answers("train-10b-8gpu")[:3]
+    agent = new_agent(store, "train-10b-8gpu")
+    await collect(agent.start())
+    for answer in answers:
+        events = await collect(agent.respond(answer))
+        assert any(isinstance(e, ev.InterviewerMessage) for e in events)
+
+    finder = EvidenceFinder(agent.scenario)
+    seen: set[str] = set()
+    expected: dict[str, float] = {}
+    for answer in answers:
+        for cid, hit in finder.analyze(answer, seen).hits.items():
+            expected[cid] = max(expected.get(cid, 0.0), round(hit.semantic, 4))
+    assert expected and any(value > 0 for value in expected.values())
+    assert _semantic(agent.state["hits"]) == expected
+    assert _semantic(store.state(agent.interview_id)["hits"]) == expected
+
+
+async def test_a_caller_that_stops_reading_at_the_reply_loses_no_similarity(store):
+    answers = _adequate_answers("train-10b-8gpu")[:3]
+    drained = new_agent(store, "train-10b-8gpu")
+    await collect(drained.start())
+    for answer in answers:
+        await collect(drained.respond(answer))
+
+    hasty = new_agent(store, "train-10b-8gpu")
+    await collect(hasty.start())
+    for answer in answers:
+        async for event in hasty.respond(answer):
+            if isinstance(event, ev.InterviewerMessage):
+                break  # never reads the similarity step of this turn
+    scorecard = [e for e in await collect(hasty.end()) if isinstance(e, ev.ScoreReady)][0].scorecard
+    assert _semantic(hasty.state["hits"]) == _semantic(drained.state["hits"])
+    assert scorecard.score == [e for e in await collect(drained.end()) if isinstance(e, ev.ScoreReady)][0].scorecard.score
