@@ -137,7 +137,11 @@ _fixed_lock = threading.Lock()
 def _fixed_vectors_file() -> Path:
     from interviewer import locations
 
-    return locations.data_dir() / "criterion-vectors.json"
+    # Derived data like the knowledge index, kept with it (and shared with it when
+    # INTERVIEWER_CHROMA_DIR points several data dirs at one index).
+    folder = locations.chroma_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "criterion-vectors.json"
 
 
 def _fixed_key(text: str) -> str:
@@ -150,7 +154,7 @@ def embed_fixed(texts: list[str]) -> list[list[float]]:
     """Vectors of fixed texts (rubric criteria), computed once per machine.
 
     A rubric's sixteen criterion descriptions take about 0.3 s to embed, which the first answer
-    of every interview would otherwise wait for. They are kept in memory and in the data dir,
+    of every interview would otherwise wait for. They are kept in memory and next to the index,
     keyed by a hash of the model and the text, so an edited rubric is simply re-embedded.
     Never use this for candidate text: answers stay out of every cache.
     """

@@ -247,6 +247,8 @@ def _ratio_text(claimed: float, computed: float) -> str:
     if computed <= 0 or claimed <= 0:
         return "not close" if claimed > 0 or computed > 0 else "wrong sign"
     ratio = claimed / computed
+    if ratio == 0 or math.isinf(ratio) or math.isinf(1 / ratio):  # beyond what a float expresses
+        return "more than 1e308× too high" if ratio > 1 else "more than 1e308× too low"
     if ratio >= 1:
         return f"{_times(ratio)} too high"
     return f"{_times(1 / ratio)} too low"

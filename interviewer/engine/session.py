@@ -44,7 +44,9 @@ def embed_rubric_criteria() -> None:
     from interviewer.embeddings import embed_fixed
     from rubrics.loader import load_scenarios
 
-    embed_fixed([criterion.description for scenario in load_scenarios() for criterion in scenario.criteria])
+    # One scenario at a time: an answer being analysed meanwhile gets the embedder in between.
+    for scenario in load_scenarios():
+        embed_fixed([criterion.description for criterion in scenario.criteria])
 
 
 def is_warm() -> bool:

@@ -62,6 +62,11 @@ def _counted_forward(config: ModelConfig, seq: int, batch: int) -> tuple[int, in
     return linear_all - head, head, attention, linear_all + attention
 
 
+MAX_COUNTED_ELEMENTS = 2**60
+"""Largest activation (attention scores: batch × heads × seq²) the meta device can size: its
+byte count must stay inside int64. Found by bench/fuzz_claims.py (seq = 4e8 overflowed)."""
+
+
 def forward_flops(
     preset: str | None = None,
     seq: int | None = None,
@@ -101,6 +106,11 @@ def forward_flops(
     if config.arch in ("gpt", "bert") and seq_value > config.max_positions:
         raise CalculatorInputError("seq", f"exceeds {label}'s {config.max_positions} learned positions")
     is_causal = (config.arch != "bert") if causal is None else bool(causal)
+    widest = max(config.heads * seq_value, config.vocab, config.ffn, config.hidden)
+    if batch_value * seq_value * widest > MAX_COUNTED_ELEMENTS:
+        raise CalculatorInputError(
+            "seq", f"batch × seq is too large to count: one activation would exceed 2^{MAX_COUNTED_ELEMENTS.bit_length() - 1} elements"
+        )
 
     block_linear, head, attention_dense, _ = _counted_forward(config, seq_value, batch_value)
     factor = _causal_fraction(seq_value) if is_causal else 1.0

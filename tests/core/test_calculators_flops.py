@@ -162,3 +162,14 @@ def test_bench_flops_70b_runs_in_seconds_without_memory() -> None:
     assert report["parameters"] == 68_976_648_192
     assert report["median_seconds"] < 30
     assert report["peak_rss_delta_bytes"] < 256 * 2**20  # vs 138 GB of fp16 weights
+
+
+def test_a_sequence_too_long_to_count_is_a_clear_input_error() -> None:
+    """Found by bench/fuzz_claims.py: seq = 4e8 overflowed torch's int64 storage size."""
+    import pytest
+
+    from interviewer.tools.errors import CalculatorInputError
+    from interviewer.tools.flops import forward_flops
+
+    with pytest.raises(CalculatorInputError, match="too large to count"):
+        forward_flops(preset="llama-2-7b", seq=418_750_800, batch=64)

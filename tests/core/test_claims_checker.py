@@ -291,3 +291,12 @@ def test_several_claims_in_one_sentence_each_get_their_clause() -> None:
     checks = check_claims("Weights are 14 GB in fp16 for a 7B model, and the KV cache for Llama-2-7B at 4k is about 2 GB.")
     assert [c.quantity for c in checks] == ["weight memory", "KV cache size"]
     assert checks[1].text.startswith("and the KV cache")
+
+
+def test_ratio_text_survives_values_a_float_cannot_divide() -> None:
+    from interviewer.claims.checker import _ratio_text
+
+    assert _ratio_text(5.45e-269, 1e50) == "more than 1e308× too low"
+    assert _ratio_text(1e300, 1e-300) == "more than 1e308× too high"
+    assert _ratio_text(2.0, 1.0) == "2× too high"
+    assert _ratio_text(1.0, 4.0) == "4× too low"

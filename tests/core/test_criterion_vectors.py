@@ -10,9 +10,11 @@ from interviewer import embeddings
 
 
 @pytest.fixture
-def fresh_cache(isolated_home):
+def fresh_cache(isolated_home, tmp_path, monkeypatch):
+    """A private index folder: the shared one of the other tests holds their vectors."""
+    monkeypatch.setenv("INTERVIEWER_CHROMA_DIR", str(tmp_path / "index"))
     embeddings.forget_fixed_vectors()
-    yield isolated_home / "criterion-vectors.json"
+    yield tmp_path / "index" / "criterion-vectors.json"
     embeddings.forget_fixed_vectors()
 
 
@@ -37,6 +39,7 @@ def test_a_new_process_reads_them_back_without_the_model(fresh_cache, monkeypatc
 
 
 def test_a_corrupt_cache_is_ignored_and_rewritten(fresh_cache):
+    fresh_cache.parent.mkdir(parents=True)
     fresh_cache.write_text("{not json")
     texts = ["Estimates activation memory."]
     assert embeddings.embed_fixed(texts) == embeddings.get_embedder().embed(texts)
