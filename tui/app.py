@@ -40,6 +40,7 @@ class Core:
     problems: list[str] = field(default_factory=list)
     """Start-up problems to show once the app is up (a broken config, an unreadable database)."""
 
+
 LIGHT_THEME = "textual-light"
 DARK_THEME = "textual-dark"
 
