@@ -300,3 +300,9 @@ def test_ratio_text_survives_values_a_float_cannot_divide() -> None:
     assert _ratio_text(1e300, 1e-300) == "more than 1e308× too high"
     assert _ratio_text(2.0, 1.0) == "2× too high"
     assert _ratio_text(1.0, 4.0) == "4× too low"
+
+
+def test_letters_that_regexes_fold_to_ascii_do_not_crash_the_unit_lookup() -> None:
+    """Found by bench/fuzz_claims.py: "ſ" (long s) matched the unit "s" and was then looked up."""
+    for text in ["Decode takes 5 ſ per token.", "A 7B model is 14 \u212aB.", "It takes 3 mınutes."]:
+        assert isinstance(check_claims(text), list)
