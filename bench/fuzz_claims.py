@@ -74,6 +74,7 @@ def main() -> int:
     deadline = time.monotonic() + args.seconds
     inputs = crashes = bad = slow = claims = 0
     first_crash = None
+    slowest: tuple[float, str] = (0.0, "")
     while time.monotonic() < deadline:
         text = " ".join(sentence(rng) for _ in range(rng.randint(1, 8)))
         facts = rng.choice(facts_pool)
@@ -88,18 +89,22 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         if elapsed > 2.0 and len(text) < 4096:
             slow += 1
+        if elapsed > slowest[0]:
+            slowest = (elapsed, text)
         for claim in results:
             claims += 1
             public = claim.to_public_dict()
             numbers_ok = all(v is None or (isinstance(v, (int, float)) and not math.isnan(v)) for v in (public["claimed"], public["computed"]))
             if public["verdict"] not in {"correct", "incorrect", "unverifiable"} or not numbers_ok or not public["explanation"]:
                 bad += 1
-    report = {"seconds": args.seconds, "inputs": inputs, "claims_checked": claims, "crashes": crashes, "contract_violations": bad, "slow_calls": slow}
+    report = {"seconds": args.seconds, "inputs": inputs, "claims_checked": claims, "crashes": crashes, "contract_violations": bad, "slow_calls": slow, "slowest_call_s": round(slowest[0], 2)}
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         for key, value in report.items():
             print(f"{key:>20}: {value}")
+        if slowest[0] > 2.0:
+            print(f"slowest input ({slowest[0]:.1f} s): {slowest[1]!r}")
         if first_crash:
             print("first crash:\n" + first_crash["traceback"] + f"\ninput: {first_crash['text']!r}")
     return 1 if crashes or bad else 0

@@ -47,6 +47,7 @@ ROWS = [
     ("claims_accuracy.py", "wrong_caught", "claims: wrong claims caught", "", "≥ 0.9"),
     ("fuzz_claims.py", "inputs", "claim-parser fuzz: inputs", "", ""),
     ("fuzz_claims.py", "crashes", "claim-parser fuzz: crashes", "", "0"),
+    ("fuzz_claims.py", "slow_calls", "claim-parser fuzz: calls over 2 s", "", ""),
     ("flops_70b.py", "median_seconds", "70B forward-FLOPs count (meta device)", "s", "seconds"),
     ("flops_70b.py", "peak_rss_delta_bytes", "70B forward-FLOPs: peak RSS growth", "bytes", ""),
 ]
