@@ -15,6 +15,8 @@ import math
 import re
 from dataclasses import dataclass
 
+from interviewer.tools.numbers import in_time_unit
+
 # --------------------------------------------------------------------------------------------
 # Numbers
 
@@ -406,23 +408,10 @@ def format_bytes(value: float, binary: bool = False) -> str:
 def format_seconds(value: float) -> str:
     if not math.isfinite(value):
         return str(value)
-    sign = "-" if value < 0 else ""
-    v = abs(value)
-    if v == 0:
+    if value == 0:
         return "0 s"
-    if v < 1e-6:
-        return f"{sign}{_sig(v * 1e9)} ns"
-    if v < 1e-3:
-        return f"{sign}{_sig(v * 1e6)} µs"
-    if v < 1:
-        return f"{sign}{_sig(v * 1e3)} ms"
-    if v < 120:
-        return f"{sign}{_sig(v)} s"
-    if v < 2 * 3600:
-        return f"{sign}{_sig(v / 60)} min"
-    if v < 2 * SECONDS_PER_DAY:
-        return f"{sign}{_sig(v / 3600)} h"
-    return f"{sign}{_sig(v / SECONDS_PER_DAY)} days"
+    scaled, unit = in_time_unit(abs(value))
+    return f"{'-' if value < 0 else ''}{_sig(scaled)} {unit}"
 
 
 def format_count(value: float) -> str:

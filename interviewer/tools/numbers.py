@@ -161,23 +161,33 @@ def format_bytes(value: float) -> str:
     return f"{value / dec_size:.1f} {dec_name} ({value / bin_size:.1f} {bin_name})"
 
 
-def format_seconds(value: float) -> str:
-    magnitude = abs(value)
-    if magnitude == 0:
-        return "0 s"
+def in_time_unit(seconds: float) -> tuple[float, str]:
+    """A duration in the unit it reads best in: ``(0.0013, "s")`` → ``(1.3, "ms")``.
+
+    Shared by the calculators' output and the claim checker's explanations."""
+    magnitude = abs(seconds)
     if magnitude < 1e-6:
-        return f"{value * 1e9:.3g} ns"
+        return seconds * 1e9, "ns"
     if magnitude < 1e-3:
-        return f"{value * 1e6:.3g} µs"
+        return seconds * 1e6, "µs"
     if magnitude < 1:
-        return f"{value * 1e3:.3g} ms"
+        return seconds * 1e3, "ms"
     if magnitude < 120:
-        return f"{value:.3g} s"
+        return seconds, "s"
     if magnitude < 2 * 3600:
-        return f"{value / 60:.3g} min ({value:.3g} s)"
+        return seconds / 60, "min"
     if magnitude < 2 * 86400:
-        return f"{value / 3600:.3g} h ({value:.3g} s)"
-    return f"{value / 86400:.3g} days ({value:.3g} s)"
+        return seconds / 3600, "h"
+    return seconds / 86400, "days"
+
+
+def format_seconds(value: float) -> str:
+    if value == 0:
+        return "0 s"
+    scaled, unit = in_time_unit(value)
+    if unit in ("min", "h", "days"):
+        return f"{scaled:.3g} {unit} ({value:.3g} s)"
+    return f"{scaled:.3g} {unit}"
 
 
 def format_count(value: float) -> str:
