@@ -47,8 +47,8 @@ class HistoryScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self._search_timer: Timer | None = None
-        self._opened = False
         self._last_filters: tuple[str | None, str, str | None] | None = None
+        """The filters of the last query; None until the screen has opened."""
         self.titles: dict[str, str] = {}
         """Scenario id → title, from what the store holds."""
 
@@ -109,13 +109,13 @@ class HistoryScreen(Screen):
         )
 
     def refresh_results(self) -> None:
+        opening = self._last_filters is None
         filters = self._last_filters = self._filters()
-        if self._opened:
+        if not opening:
             self.query_history(*filters)
             return
         # Opening: the newest rows are a few milliseconds of SQLite, sooner on this thread than
         # through a worker that has to win the GIL back from the first frames.
-        self._opened = True
         fetched = self._fetch(*filters)
         if fetched is not None:
             self._show_results(*fetched)
