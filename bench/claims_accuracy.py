@@ -1,6 +1,14 @@
 """Accuracy of the numeric claim checker on the labelled claim set (tests/fixtures/claims.yaml).
 
 Usage: python bench/claims_accuracy.py [--fixture PATH] [--verbose] [--json]
+       python bench/claims_accuracy.py --set sealed|dev [--json]
+
+With ``--set``, the blind-written sets in ``bench/data/claims`` (``claims_sealed_*.yaml``: the sealed
+test set, run only to measure; ``claims_dev_*.yaml``: the dev set) are scored instead. Each item
+names one claim (an exact substring of its text) labelled correct, incorrect or no-claim, and every
+other number in the text is correct; per kind it reports false alarms (an "incorrect" verdict
+anywhere in a text whose label is correct or no-claim), catches (an "incorrect" verdict on the
+labelled wrong claim) and no-verdicts (a wrong claim that got no verdict or "unverifiable").
 
 Prints the number of sentences and claims, how many correct claims were called incorrect (the
 acceptance bar is 0), the share of wrong claims caught (the bar is ≥ 90 %), unverifiable counts,
@@ -132,12 +140,76 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
+CLAIM_SETS = ROOT / "bench" / "data" / "claims"
+
+
+def score_blind_set(which: str) -> dict:
+    """Per-kind false alarms, catches and no-verdicts on ``claims_<which>_*.yaml`` (see the module doc)."""
+    import yaml
+
+    from interviewer.claims import check_claims
+    from rubrics.loader import get_scenario
+
+    per_kind: dict[str, Counter] = {}
+    failures = []
+    start = time.perf_counter()
+    items = [item for path in sorted(CLAIM_SETS.glob(f"claims_{which}_*.yaml")) for item in yaml.safe_load(path.read_text(encoding="utf-8"))]
+    for item in items:
+        facts = dict(get_scenario(item["scenario"]).scenario.facts) if item.get("scenario") else None
+        checks = check_claims(item["text"], facts)
+        at = item["text"].find(item["claim"])
+        span = (at, at + len(item["claim"]))
+        on_claim = [c for c in checks if c.span and c.span[0] < span[1] and span[0] < c.span[1]]
+        counts = per_kind.setdefault(item["kind"], Counter())
+        expect = item["expect"]
+        counts[expect] += 1
+        incorrect = [c for c in checks if c.verdict == "incorrect"]
+        if expect == "incorrect":
+            if any(c.verdict == "incorrect" for c in on_claim):
+                counts["caught"] += 1
+            else:
+                counts["no_verdict"] += 1
+                failures.append((item["id"], expect, [c.verdict for c in on_claim]))
+            off_claim = [c for c in incorrect if c not in on_claim]
+            counts["false_alarm"] += bool(off_claim)
+        elif incorrect:
+            counts["false_alarm"] += 1
+            failures.append((item["id"], expect, [c.verdict for c in incorrect]))
+    seconds = time.perf_counter() - start
+    total = sum(per_kind.values(), Counter())
+    return {
+        "items": len(items),
+        "correct": total["correct"], "incorrect": total["incorrect"], "no_claim": total["no-claim"],
+        "false_alarms": total["false_alarm"],
+        "wrong_caught": f"{total['caught']}/{total['incorrect']}",
+        "wrong_caught_share": round(total["caught"] / total["incorrect"], 3) if total["incorrect"] else 1.0,
+        "by_kind": {kind: {"correct": c["correct"], "wrong": c["incorrect"], "no_claim": c["no-claim"], "false_alarms": c["false_alarm"],
+                           "caught": c["caught"], "no_verdict": c["no_verdict"]} for kind, c in sorted(per_kind.items())},
+        "seconds": round(seconds, 2),
+        "failure_ids": [f[0] for f in failures],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
     parser.add_argument("--verbose", action="store_true", help="print each sentence whose verdicts differ from the labels")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--set", choices=("sealed", "dev"), help="score the blind-written sets in bench/data/claims instead")
     args = parser.parse_args(argv)
+    if args.set:
+        blind = score_blind_set(args.set)
+        if args.json:
+            print(json.dumps({k: v for k, v in blind.items() if k != "failure_ids" or args.verbose}, indent=2))
+            return 0
+        print(f"{args.set} set: {blind['items']} items ({blind['correct']} correct, {blind['incorrect']} wrong, {blind['no_claim']} no-claim), {blind['seconds']} s")
+        print(f"texts with a false 'incorrect': {blind['false_alarms']} (bar 0); wrong claims caught: {blind['wrong_caught']} (bar 90%)")
+        print(f"{'kind':<18}{'correct':>8}{'wrong':>7}{'no-claim':>9}{'false al.':>10}{'caught':>8}{'no verd.':>9}")
+        for kind, c in blind["by_kind"].items():
+            print(f"{kind:<18}{c['correct']:>8}{c['wrong']:>7}{c['no_claim']:>9}{c['false_alarms']:>10}{c['caught']:>8}{c['no_verdict']:>9}")
+        if args.verbose:
+            print("failures:", " ".join(blind["failure_ids"]))
+        return 0
     report = score(load_items(args.fixture))
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
