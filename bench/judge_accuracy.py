@@ -3,7 +3,7 @@
 Usage: python bench/judge_accuracy.py [--set sealed|dev|DIR] [--json] [--verbose]
 
 Each file in ``bench/data/judge_sealed`` (the sealed test set: run it only to measure) or
-``bench/data/judge_dev`` (the dev set: tune freely) holds one scenario's answer sets, each labelled
+``bench/data/judge_dev`` and ``judge_dev2`` (the dev set: tune freely) holds one scenario's answer sets, each labelled
 by an expert who saw only what a candidate sees (the scenario's prompt, questions and criteria):
 met / partial / missed per criterion, the expected score and level, and the exact words of every
 planted wrong number. For each set the bench runs ``grade_answers`` and reports:
@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DATA = ROOT / "bench" / "data"
-SETS = {"sealed": DATA / "judge_sealed", "dev": DATA / "judge_dev"}
+SETS = {"sealed": [DATA / "judge_sealed"], "dev": [DATA / "judge_dev", DATA / "judge_dev2"]}
 MUST_EARN_NOTHING = ("keyword-list", "rejecting", "off-topic", "injection")
 NOTHING_BAR = 20.0
 ORDER = ("strong", "adequate", "weak")
@@ -42,11 +42,11 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def load_sets(directory: Path) -> list[tuple[str, dict]]:
+def load_sets(directories: list[Path]) -> list[tuple[str, dict]]:
     import yaml
 
     items = []
-    for path in sorted(directory.glob("*.yaml")):
+    for path in sorted(p for directory in directories for p in directory.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for answer_set in data["sets"]:
             items.append((data["scenario"], answer_set))
@@ -156,8 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list every disagreement (do not use on the sealed set while tuning)")
     args = parser.parse_args(argv)
-    directory = SETS.get(args.set, Path(args.set))
-    report = evaluate(load_sets(directory))
+    report = evaluate(load_sets(SETS.get(args.set, [Path(args.set)])))
     if args.json:
         print(json.dumps({k: v for k, v in report.items() if k != "rows" or args.verbose}, indent=2))
         return 0

@@ -113,6 +113,9 @@ class Scorecard(BaseModel):
     mode: str = "offline"
     notices: list[str] = Field(default_factory=list)
     """E.g. disagreements between the LLM judge and the rubric scorer."""
+    misconceptions: list[dict[str, Any]] = Field(default_factory=list)
+    """Common wrong answers and anti-patterns the candidate asserted: ``id``, ``description``,
+    ``quote`` (the candidate's words) and ``contradicts`` (criterion ids whose credit they cancel)."""
 
     def grade_json(self) -> dict[str, Any]:
         """The ``interviewer grade --json`` contract."""

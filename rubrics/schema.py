@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -89,8 +89,16 @@ class Step(StrictModel):
     """Regexes that detect the common wrong answer in a candidate's turn."""
     probes: list[str] = Field(min_length=1)
     """Follow-up questions, used at most once each."""
+    contradicts: list[str] = Field(default_factory=list)
+    """Criteria the common wrong answer contradicts: asserting it cancels their credit."""
 
     _cues = field_validator("wrong_answer_cues")(classmethod(lambda cls, v: _check_patterns(v)))
+
+
+Requirement = Literal["mention", "explanation", "number", "tradeoff", "question"]
+"""What a criterion asks of the candidate: naming a technique (``mention``: a bare keyword earns
+partial credit), an explanation or mechanism, a number (matched by value), a trade-off, or asking
+about the problem (``question``: the candidate's questions are the evidence)."""
 
 
 class NumericCheck(StrictModel):
@@ -116,10 +124,13 @@ class Criterion(StrictModel):
     """The step this criterion belongs to (follow-up probes come from that step)."""
     description: str
     """What the candidate must show, as a grader would phrase it."""
-    evidence: list[str] = Field(min_length=1)
-    """Evidence cues: case-insensitive regexes a grader looks for in the candidate's words."""
+    evidence: list[str] = Field(default_factory=list)
+    """Evidence cues: case-insensitive regexes a grader looks for in the candidate's words. Never a
+    literal number: the quantities in ``description`` are matched by value (any unit or notation)."""
     min_cues: int = Field(default=1, ge=1)
     """How many distinct cues must match for the criterion to be met (fewer: partly met)."""
+    requires: list[Requirement] = Field(min_length=1)
+    """What meeting it takes; see ``Requirement``."""
     check: NumericCheck | None = None
     """An optional numeric check the candidate's figure is compared against."""
     notes: list[str] = Field(min_length=1)
@@ -128,6 +139,12 @@ class Criterion(StrictModel):
     """A follow-up question that targets exactly this criterion."""
 
     _cues = field_validator("evidence")(classmethod(lambda cls, v: _check_patterns(v)))
+
+    @model_validator(mode="after")
+    def _has_evidence(self) -> Criterion:
+        if not self.evidence and "number" not in self.requires:
+            raise ValueError("evidence: needs at least one cue (or requires: [number], matched by the description's quantities)")
+        return self
 
 
 class AntiPattern(StrictModel):
@@ -138,6 +155,8 @@ class AntiPattern(StrictModel):
     pushback: str
     """What the interviewer says when it sees it."""
     notes: list[str] = Field(default_factory=list)
+    contradicts: list[str] = Field(default_factory=list)
+    """Criteria this anti-pattern contradicts: asserting it cancels their credit."""
 
     _cues = field_validator("cues")(classmethod(lambda cls, v: _check_patterns(v)))
 
@@ -167,6 +186,12 @@ class Scenario(StrictModel):
                     raise ValueError(f"{label}: duplicate id {item.id!r}")
                 seen.add(item.id)
         step_ids = {step.id for step in self.steps}
+        criterion_ids = {criterion.id for criterion in self.criteria}
+        for label, items in (("steps", self.steps), ("anti_patterns", self.anti_patterns)):
+            for item in items:
+                unknown = [cid for cid in item.contradicts if cid not in criterion_ids]
+                if unknown:
+                    raise ValueError(f"{label}: {item.id}: contradicts unknown criteria {unknown}")
         for criterion in self.criteria:
             if criterion.step is not None and criterion.step not in step_ids:
                 raise ValueError(f"criteria: {criterion.id}: step {criterion.step!r} is not one of {sorted(step_ids)}")

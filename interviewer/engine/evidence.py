@@ -1,73 +1,157 @@
 """Find, in a candidate's answer, the evidence each rubric criterion asks for.
 
-Two signals, both deterministic:
-- explicit cues: the criterion's evidence regexes, matched per sentence; a criterion is met when
-  ``min_cues`` distinct cues are found across the interview;
-- meaning: MiniLM similarity between each sentence and the criterion's description, which
-  credits a paraphrase with "partly met" but never on its own with "met".
-Sentences addressed to the grader (prompt injection) are set aside and give no evidence, and a
-sentence said twice counts once.
+Evidence is a statement, not a word. Each sentence is read by ``statements`` first:
+- only an on-topic *assertion* counts. A question counts only for a criterion about asking (framing
+  the problem). A hedge ("maybe ZeRO-3?") or a bare mention (a keyword, a list of terms) counts only
+  as a mention. Text addressed to the grader counts for nothing;
+- a cue (a criterion's evidence regex) found in a span the sentence negates, rejects or dismisses
+  ("ZeRO-3 is overkill", "decode is not memory-bound") is a rejection of that criterion, never
+  evidence for it;
+- a criterion that asks for a quantity is matched by value: every quantity in the criterion's
+  description (bar the scenario's given facts) is compared with the numbers the candidate asserts,
+  in any unit or notation, within ``VALUE_TOLERANCE``;
+- meaning: MiniLM similarity between each sentence and the criterion's description credits a
+  paraphrase with "partly met" (never "met") when the sentence asserts without negation, and a
+  sentence far from every criterion and question of the scenario is off-topic: its cues are dropped.
+A step's common wrong answer and the anti-patterns, asserted (not negated, asked or supposed), are
+misconceptions: they cancel credit for the criteria they contradict and are listed on the scorecard.
+A sentence said twice counts once.
 """
 
 from __future__ import annotations
 
-import re
+import math
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, is_injection, split_sentences
-from rubrics.schema import Scenario
+from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, has_negation, span_negated
+from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, split_sentences
+from rubrics.schema import Criterion, Scenario
 
 SEMANTIC_PARTIAL = 0.62
-"""Cosine similarity (MiniLM) above which a sentence paraphrases a criterion closely enough for
-partial credit. Calibrated on tests/fixtures/eval: on-topic paraphrases score 0.62-0.8, generic
-on-topic sentences 0.35-0.55, off-topic text below 0.2."""
+"""Cosine similarity (MiniLM) above which an asserted sentence paraphrases a criterion closely enough
+for partial credit. Calibrated on tests/fixtures/eval and bench/data/judge_dev."""
 
+SEMANTIC_MIN_WORDS = 8
+"""A paraphrase shorter than this ("bf16 and fp16 are both 16 bits") is too generic to credit."""
 
-@lru_cache(maxsize=4096)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+OFF_TOPIC = 0.25
+"""A sentence whose similarity to every criterion and question of the scenario stays below this is
+about something else (the scenario's words reused in a story): none of its cues count. Tuned on
+bench/data/judge_dev."""
+
+VALUE_TOLERANCE = 0.10
+"""A number matches a criterion's quantity within 10% (GB and GiB both accepted)."""
+
+_VALUE_DIMS = frozenset({"bytes", "seconds", "s_per_token", "FLOPs", "flops?", "FLOP/s", "bytes/s", "tokens", "parameters",
+                         "fraction", "bytes_per_param", "tokens_per_param", "tokens_per_s", "req_per_s"})
 
 
 def matching_cues(patterns: list[str], sentence: str) -> list[str]:
-    return [p for p in patterns if _compiled(p).search(sentence)]
+    return [p for p in patterns if compiled(p).search(sentence)]
+
+
+def fixed_texts(scenario: Scenario) -> list[str]:
+    """The scenario texts a sentence is compared with: criteria first (their order is relied on), then questions."""
+    return [c.description for c in scenario.criteria] + [step.question for step in scenario.steps]
 
 
 @dataclass
 class CriterionHit:
     criterion_id: str
-    cues: set[str] = field(default_factory=set)
-    quotes: list[str] = field(default_factory=list)
-    """Sentences (the candidate's words) that matched cues, in order, without repeats."""
+    evidence: dict[str, list[str]] = field(default_factory=dict)
+    """Cue (a regex, or ``= <value>`` for a quantity matched by value) → sentences asserting it."""
+    mentions: dict[str, list[str]] = field(default_factory=dict)
+    """Cue → sentences that only name it (a keyword or list item)."""
+    hedged: dict[str, list[str]] = field(default_factory=dict)
+    """Cue → sentences that assert it without committing ("maybe", "I guess"): partial credit at most."""
+    rejected: list[str] = field(default_factory=list)
+    """Sentences that negate, reject or dismiss what the criterion asks for."""
     semantic: float = 0.0
     semantic_quote: str | None = None
 
+    @property
+    def cues(self) -> set[str]:
+        """Distinct cues asserted. Once the candidate has rejected part of this criterion, a cue
+        counts only from a sentence that is not itself the rejection and rejects nothing."""
+        return {cue for cue, sentences in self.evidence.items() if any(self._clean(s) for s in sentences)}
+
+    @property
+    def quotes(self) -> list[str]:
+        return list(dict.fromkeys(s for sentences in self.evidence.values() for s in sentences if self._clean(s)))
+
+    def _clean(self, sentence: str) -> bool:
+        return not self.rejected or (sentence not in self.rejected and not has_negation(sentence))
+
+    @property
+    def mention_quotes(self) -> list[str]:
+        return list(dict.fromkeys(s for sentences in self.mentions.values() for s in sentences))
+
+    @property
+    def hedged_quotes(self) -> list[str]:
+        return list(dict.fromkeys(s for sentences in self.hedged.values() for s in sentences))
+
+    def is_empty(self) -> bool:
+        return not (self.evidence or self.mentions or self.hedged or self.rejected or self.semantic)
+
     def merge(self, other: CriterionHit) -> None:
-        self.cues |= other.cues
-        for quote in other.quotes:
-            if quote not in self.quotes:
-                self.quotes.append(quote)
+        for mine, theirs in ((self.evidence, other.evidence), (self.mentions, other.mentions), (self.hedged, other.hedged)):
+            for cue, sentences in theirs.items():
+                kept = mine.setdefault(cue, [])
+                kept.extend(s for s in sentences if s not in kept)
+        self.rejected.extend(s for s in other.rejected if s not in self.rejected)
         if other.semantic > self.semantic:
             self.semantic, self.semantic_quote = other.semantic, other.semantic_quote
+
+    def discard(self, sentences: set[str]) -> None:
+        """Forget what these sentences contributed (they turned out to be off-topic)."""
+        for table in (self.evidence, self.mentions, self.hedged):
+            for cue in list(table):
+                table[cue] = [s for s in table[cue] if s not in sentences]
+                if not table[cue]:
+                    del table[cue]
+        self.rejected = [s for s in self.rejected if s not in sentences]
 
     def to_dict(self) -> dict:
         return {
             "cues": sorted(self.cues),
             "quotes": self.quotes,
+            "evidence": self.evidence,
+            "mentions": self.mentions,
+            "hedged": self.hedged,
+            "rejected": self.rejected,
             "semantic": round(self.semantic, 4),
             "semantic_quote": self.semantic_quote,
         }
 
     @classmethod
     def from_dict(cls, criterion_id: str, data: dict) -> CriterionHit:
+        evidence = data.get("evidence")
+        if evidence is None:  # stored before statements were read: every cue backed by every quote
+            evidence = {cue: list(data.get("quotes", [])) for cue in data.get("cues", [])}
         return cls(
             criterion_id,
-            set(data.get("cues", [])),
-            list(data.get("quotes", [])),
+            {cue: list(s) for cue, s in evidence.items()},
+            {cue: list(s) for cue, s in (data.get("mentions") or {}).items()},
+            {cue: list(s) for cue, s in (data.get("hedged") or {}).items()},
+            list(data.get("rejected") or []),
             float(data.get("semantic", 0.0)),
             data.get("semantic_quote"),
         )
+
+
+@dataclass
+class Misconception:
+    """A common wrong answer or anti-pattern the candidate asserted."""
+
+    id: str
+    description: str
+    quote: str
+    contradicts: list[str]
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "description": self.description, "quote": self.quote, "contradicts": self.contradicts}
 
 
 @dataclass
@@ -78,19 +162,89 @@ class TurnAnalysis:
     wrong_answer_steps: list[str]
     anti_patterns: list[str]
     truncated: bool
+    misconceptions: list[Misconception] = field(default_factory=list)
+    off_topic: list[str] = field(default_factory=list)
 
     @property
     def criteria_hit(self) -> list[str]:
         return [cid for cid, hit in self.hits.items() if hit.cues or hit.semantic >= SEMANTIC_PARTIAL]
 
 
+@lru_cache(maxsize=64)
+def _quantities(description: str, given: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+    """The quantities a criterion's description names, less those the scenario gives the candidate."""
+    from interviewer.claims.parser import parse_sentence
+
+    def read(text: str) -> list[tuple[str, float]]:
+        try:
+            mentions = parse_sentence(text).mentions
+        except (ArithmeticError, ValueError):
+            return []
+        return [(m.dim, m.value) for m in mentions if m.dim in _VALUE_DIMS and m.value and math.isfinite(m.value)]
+
+    known = [q for text in given for q in read(text)]
+    found = []
+    for dim, value in read(description):
+        if any(d == dim and _close(v, value) for d, v in known):
+            continue
+        if (dim, value) not in found:
+            found.append((dim, value))
+    return tuple(found)
+
+
+def _close(a: float, b: float, tolerance: float = VALUE_TOLERANCE) -> bool:
+    if a == 0 or b == 0:
+        return a == b
+    ratio = a / b
+    return 1 / (1 + tolerance) <= ratio <= 1 + tolerance
+
+
+def criterion_quantities(scenario: Scenario, criterion: Criterion) -> tuple[tuple[str, float], ...]:
+    return _quantities(criterion.description, (*scenario.given, scenario.prompt))
+
+
+def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...]) -> list[str]:
+    if not quantities or not any(ch.isdigit() for ch in sentence):
+        return []
+    from interviewer.claims.parser import parse_sentence
+
+    try:
+        mentions = parse_sentence(sentence).mentions
+    except (ArithmeticError, ValueError):
+        return []
+    cues = []
+    for mention in mentions:
+        if statement_negated(mention.start, mention.end):
+            continue
+        values = [mention.value] + ([mention.binary_alternative] if mention.binary_alternative else [])
+        for dim, expected in quantities:
+            if mention.dim == dim and any(v and _close(v, expected) for v in values):
+                cues.append(f"= {_plain(expected)} {dim}")
+    return cues
+
+
+@lru_cache(maxsize=8192)
+def _negative_in_rubric(description: str, pattern: str) -> bool:
+    """Whether the criterion itself states this cue negatively ("TP's all-reduces have no overlap",
+    "bf16 needs no loss scaling"): then the candidate's negation agrees with the rubric, and an
+    unnegated statement of the cue is what contradicts it."""
+    match = compiled(pattern).search(description)
+    return bool(match) and span_negated(description, match.start(), match.end())
+
+
+def _plain(value: float) -> str:
+    return f"{value:.4g}"
+
+
 class EvidenceFinder:
     def __init__(self, scenario: Scenario, *, use_embeddings: bool = True):
         self.scenario = scenario
         self.use_embeddings = use_embeddings
-        self._criterion_vectors: list[list[float]] | None = None
+        self._fixed_vectors: list[list[float]] | None = None
         self._preloaded: dict[str, list[float]] = {}
         self._lock = threading.Lock()
+        self._asks = {c.id for c in scenario.criteria if "question" in c.requires}
+        self._criterion_ids = frozenset(c.id for c in scenario.criteria) | frozenset(step.id for step in scenario.steps)
 
     def preload(self, answers: list[str]) -> None:
         """Embed the sentences of many answers in one batched call (``grade``): about a quarter
@@ -104,82 +258,142 @@ class EvidenceFinder:
 
     def _vectors(self):
         with self._lock:
-            if self._criterion_vectors is None:
+            if self._fixed_vectors is None:
                 from interviewer.embeddings import embed_fixed
 
-                self._criterion_vectors = embed_fixed([c.description for c in self.scenario.criteria])
-            return self._criterion_vectors
+                self._fixed_vectors = embed_fixed(fixed_texts(self.scenario))
+            return self._fixed_vectors
 
     def _similarities(self, sentences: list[str]) -> list[list[float]]:
-        """similarities[s][c]: sentence s vs criterion c."""
+        """similarities[s][t]: sentence s vs fixed text t (criteria, then questions)."""
+        count = len(self.scenario.criteria) + len(self.scenario.steps)
         if not self.use_embeddings or not sentences:
-            return [[0.0] * len(self.scenario.criteria) for _ in sentences]
+            return [[0.0] * count for _ in sentences]
         import torch
 
         from interviewer.embeddings import get_embedder
 
-        criteria = torch.tensor(self._vectors())
+        fixed = torch.tensor(self._vectors())
         missing = [s for s in sentences if s not in self._preloaded]
         computed = dict(zip(missing, get_embedder().embed(missing), strict=True))
         vectors = torch.tensor([self._preloaded.get(s) or computed[s] for s in sentences])
-        return (vectors @ criteria.T).tolist()
+        return (vectors @ fixed.T).tolist()
 
     def analyze(self, text: str, seen_sentences: set[str] | None = None, *, semantic: bool = True) -> TurnAnalysis:
         """Evidence in one answer. ``seen_sentences`` (normalised) are skipped: repeats add nothing.
 
-        ``semantic=False`` leaves out the embedding similarity (``add_semantic`` adds it later):
-        the interviewer's next move depends only on cues and claims, so it need not wait for it.
+        ``semantic=False`` leaves out the embedding similarity and the off-topic test (``add_semantic``
+        adds both later): the interviewer's next move need not wait for them.
         """
         text = clean(text)
         sentences = split_sentences(text)
         seen = seen_sentences if seen_sentences is not None else set()
         fresh: list[str] = []
         injections: list[str] = []
-        for sentence in sentences:
+        for sentence, to_grader in zip(sentences, addressed_to_grader(sentences, self._criterion_ids), strict=True):
             key = " ".join(sentence.lower().split())
-            if is_injection(sentence):
+            if to_grader:
                 injections.append(sentence)
             elif key not in seen:
                 seen.add(key)
                 fresh.append(sentence)
         hits: dict[str, CriterionHit] = {}
-        for criterion in self.scenario.criteria:
-            hit = CriterionHit(criterion.id)
-            for sentence in fresh:
-                cues = matching_cues(criterion.evidence, sentence)
-                if cues:
-                    hit.cues.update(cues)
-                    if sentence not in hit.quotes:
-                        hit.quotes.append(sentence)
-            if hit.cues:
-                hits[criterion.id] = hit
-        wrong_steps = [
-            step.id for step in self.scenario.steps if any(matching_cues(step.wrong_answer_cues, s) for s in fresh)
-        ]
-        anti = [a.id for a in self.scenario.anti_patterns if any(matching_cues(a.cues, s) for s in fresh)]
+        for sentence in fresh:
+            self._read_sentence(sentence, hits)
+        wrong_steps: list[str] = []
+        misconceptions: list[Misconception] = []
+        for step in self.scenario.steps:
+            quote = self._asserted_match(step.wrong_answer_cues, fresh)
+            if quote:
+                wrong_steps.append(step.id)
+                misconceptions.append(Misconception(step.id, step.common_wrong_answer.strip(), quote, list(step.contradicts)))
+        anti: list[str] = []
+        for pattern in self.scenario.anti_patterns:
+            quote = self._asserted_match(pattern.cues, fresh)
+            if quote:
+                anti.append(pattern.id)
+                misconceptions.append(Misconception(pattern.id, pattern.description.strip(), quote, list(pattern.contradicts)))
         analysis = TurnAnalysis(
             sentences=fresh,
             injections=injections,
-            hits=hits,
+            hits={cid: hit for cid, hit in hits.items() if not hit.is_empty()},
             wrong_answer_steps=wrong_steps,
             anti_patterns=anti,
             truncated=len(text) > MAX_ANALYSED_CHARS,
+            misconceptions=misconceptions,
         )
         if semantic:
             self.add_semantic(analysis)
         return analysis
 
+    def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit]) -> None:
+        statement = analyse(sentence)
+        for criterion in self.scenario.criteria:
+            asks_count = criterion.id in self._asks and statement.asks
+            if statement.act is Act.question and not asks_count:
+                continue
+            matches = [(p, m) for p in criterion.evidence if (m := compiled(p).search(sentence))]
+            values = _value_cues(sentence, statement.negated_at, criterion_quantities(self.scenario, criterion))
+            if not matches and not values:
+                continue
+            hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))
+            if asks_count:
+                table = hit.evidence
+            elif statement.form is Form.mention:
+                table = hit.mentions
+            elif statement.act is Act.hedge:
+                table = hit.hedged
+            else:
+                table = hit.evidence
+            for pattern, match in matches:
+                if not asks_count and statement.negated_at(match.start(), match.end()) != _negative_in_rubric(criterion.description, pattern):
+                    if sentence not in hit.rejected:
+                        hit.rejected.append(sentence)
+                    continue
+                table.setdefault(pattern, []).append(sentence)
+            for cue in values:
+                table = hit.hedged if statement.act is Act.hedge else hit.mentions if statement.form is Form.mention else hit.evidence
+                table.setdefault(cue, []).append(sentence)
+
+    @staticmethod
+    def _asserted_match(patterns: list[str], sentences: list[str]) -> str | None:
+        """The first sentence asserting one of ``patterns`` (not negating, asking or supposing it)."""
+        for sentence in sentences:
+            statement = analyse(sentence)
+            if statement.act in (Act.question, Act.grader) or statement.hypothetical:
+                continue
+            for pattern in patterns:
+                match = compiled(pattern).search(sentence)
+                if match and not statement.negated_at(match.start(), match.end()):
+                    return sentence
+        return None
+
     def add_semantic(self, analysis: TurnAnalysis) -> None:
         """Each criterion's closest sentence by embedding similarity, merged into ``analysis.hits``
-        (partial credit when at least ``SEMANTIC_PARTIAL``; never enough to meet a criterion)."""
+        (partial credit when at least ``SEMANTIC_PARTIAL``; never enough to meet a criterion), and
+        the off-topic sentences' cues dropped."""
+        if not self.use_embeddings or not analysis.sentences:
+            return
         similarities = self._similarities(analysis.sentences)
-        for index, criterion in enumerate(self.scenario.criteria):
+        criteria = self.scenario.criteria
+        off_topic = {s for s, row in zip(analysis.sentences, similarities, strict=True) if max(row, default=0.0) < OFF_TOPIC}
+        analysis.off_topic = [s for s in analysis.sentences if s in off_topic]
+        if off_topic:
+            for hit in analysis.hits.values():
+                hit.discard(off_topic)
+            analysis.misconceptions = [m for m in analysis.misconceptions if m.quote not in off_topic]
+        for index, criterion in enumerate(criteria):
             best, closest = 0.0, None
             for sentence, row in zip(analysis.sentences, similarities, strict=True):
-                if row[index] > best:
-                    best, closest = row[index], sentence
+                if sentence in off_topic or row[index] <= best or len(sentence.split()) < SEMANTIC_MIN_WORDS:
+                    continue
+                statement = analyse(sentence)
+                if statement.act not in (Act.assertion, Act.hedge) or statement.form is Form.mention or has_negation(sentence):
+                    continue
+                best, closest = row[index], sentence
             hit = analysis.hits.get(criterion.id)
             if hit is None and best >= SEMANTIC_PARTIAL:
                 hit = analysis.hits[criterion.id] = CriterionHit(criterion.id)
             if hit is not None and best > hit.semantic:
                 hit.semantic, hit.semantic_quote = best, closest
+        analysis.hits = {cid: hit for cid, hit in analysis.hits.items() if not hit.is_empty()}

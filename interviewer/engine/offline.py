@@ -69,6 +69,7 @@ def _initial_state() -> dict[str, Any]:
         "hinted_steps": [],
         "hits": {},
         "claims": [],
+        "misconceptions": [],
         "seen": [],
         "pending_answer": False,
         "finished": False,
@@ -244,6 +245,7 @@ class OfflineInterviewer:
             return False
         before = self.covered_criteria
         await asyncio.to_thread(self.evidence.add_semantic, analysis)
+        self._drop_off_topic(analysis)
         self._merge_hits(analysis)
         if self.store is not None and self.interview_id is not None:
             self.store.save_state(self.interview_id, self.state)
@@ -286,8 +288,21 @@ class OfflineInterviewer:
         for claim in claims:
             claim["step_id"] = self.current_step.id if self.current_step else None
         self.state["claims"].extend(claims)
+        misconceptions = self.state.setdefault("misconceptions", [])
+        misconceptions.extend(m.to_dict() for m in analysis.misconceptions if m.to_dict() not in misconceptions)
         self._merge_hits(analysis)
         return analysis, claims
+
+    def _drop_off_topic(self, analysis: TurnAnalysis) -> None:
+        """Take back what the answer's off-topic sentences contributed before similarity was known."""
+        if not analysis.off_topic:
+            return
+        off_topic = set(analysis.off_topic)
+        for cid, data in list(self.state["hits"].items()):
+            hit = CriterionHit.from_dict(cid, data)
+            hit.discard(off_topic)
+            self.state["hits"][cid] = hit.to_dict()
+        self.state["misconceptions"] = [m for m in self.state.get("misconceptions", []) if m["quote"] not in off_topic]
 
     def _merge_hits(self, analysis: TurnAnalysis) -> None:
         hits = self.state["hits"]
@@ -454,6 +469,7 @@ class OfflineInterviewer:
             hint_penalty_points=self.hint_penalty,
             mode=self.mode,
             reveal_model_answer=self.finished,
+            misconceptions=self.state.get("misconceptions", []),
         )
 
 

@@ -1,8 +1,15 @@
 """Turn accumulated evidence into a scorecard: per-criterion status, tier scores, total, level.
 
 The weights are the rubric's tiers (must-have 60%, good-to-have 30%, bonus 10%); a tier's score is
-the mean of its criteria's scores. A criterion whose numeric check the candidate got wrong (a claim
-the calculators computed as incorrect) cannot be fully met.
+the mean of its criteria's scores. Evidence comes from ``evidence`` (asserted, on-topic statements;
+see there). A criterion is:
+- met with ``min_cues`` distinct cues asserted (a quantity matched by value is a cue);
+- partly met with fewer, with a bare mention when the criterion is about naming a technique, or with
+  a close paraphrase;
+- missed when the candidate only rejected it, or asserted a misconception that contradicts it.
+A wrong number lowers only the criterion about that quantity (the calculators' value equals one
+the criterion names): it cannot be fully met, and a number corrected later earns partial credit
+with both statements quoted.
 """
 
 from __future__ import annotations
@@ -10,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from interviewer.domain import CriterionResult, Scorecard, Status, StudyItem
-from interviewer.engine.evidence import SEMANTIC_PARTIAL, CriterionHit
+from interviewer.claims.units import BASE_UNIT
+from interviewer.engine.statements import analyse
+from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.text import quote
 from rubrics.schema import TIER_WEIGHTS, Criterion, Scenario
 
@@ -21,40 +30,86 @@ SENIOR_MUST, SENIOR_GOOD = 0.75, 0.45
 MID_MUST = 0.45
 
 
-def claim_contradicts(criterion: Criterion, claims: Iterable[dict]) -> dict | None:
-    """An incorrect claim about the quantity this criterion's numeric check is about."""
-    if criterion.check is None:
-        return None
-    for claim in claims:
-        if claim.get("verdict") != "incorrect":
-            continue
-        if claim.get("calculator") == criterion.check.calculator:
-            return claim
-    return None
+def _same_quantity(claim: dict, quantities: tuple[tuple[str, float], ...]) -> bool:
+    computed, unit = claim.get("computed"), claim.get("unit")
+    if not computed or not unit:
+        return False
+    return any(BASE_UNIT.get(dim) == unit and abs(computed / value - 1) <= VALUE_TOLERANCE for dim, value in quantities if value)
 
 
-def judge_criterion(criterion: Criterion, hit: CriterionHit | None, claims: list[dict]) -> CriterionResult:
+def _said_what_rubric_says(claim: dict, quantities: tuple[tuple[str, float], ...]) -> bool:
+    claimed, unit = claim.get("claimed"), claim.get("unit")
+    return bool(claimed and unit) and any(BASE_UNIT.get(dim) == unit and abs(claimed / value - 1) <= VALUE_TOLERANCE
+                                          for dim, value in quantities if value)
+
+
+def claims_about(scenario: Scenario, criterion: Criterion, claims: Iterable[dict]) -> list[dict]:
+    """The checked claims about this criterion's quantities (the calculators' value is one it names).
+
+    An "incorrect" verdict on a number the rubric itself names (for any criterion) is most likely the
+    checker reading the wrong scope, not the candidate's error: it never counts against a criterion."""
+    quantities = criterion_quantities(scenario, criterion)
+    everywhere = tuple(q for other in scenario.criteria for q in criterion_quantities(scenario, other))
+    return [
+        c for c in claims
+        if c.get("verdict") in ("correct", "incorrect") and _same_quantity(c, quantities)
+        and not (c["verdict"] == "incorrect" and _said_what_rubric_says(c, everywhere))
+    ]
+
+
+def claim_contradicts(scenario: Scenario, criterion: Criterion, claims: Iterable[dict]) -> dict | None:
+    """The first incorrect claim about this criterion's quantity."""
+    return next((c for c in claims_about(scenario, criterion, claims) if c["verdict"] == "incorrect"), None)
+
+
+def judge_criterion(scenario: Scenario, criterion: Criterion, hit: CriterionHit | None, claims: list[dict], *,
+                    contradicted_by: list[dict] | None = None) -> CriterionResult:
     hit = hit or CriterionHit(criterion.id)
     cue_count = len(hit.cues)
-    if cue_count >= criterion.min_cues:
+    evidence = [quote(q) for q in hit.quotes[:MAX_QUOTES]]
+    asked = "question" not in criterion.requires or any(analyse(q).asks for q in hit.quotes)
+    numbered = "number" not in criterion.requires or any(cue.startswith("= ") for cue in hit.cues)
+    if cue_count >= criterion.min_cues and asked and numbered:
         status, score = Status.met, 1.0
-        rationale = f"{cue_count} evidence cue(s) found (needs {criterion.min_cues})."
+        rationale = f"{cue_count} asserted evidence cue(s) (needs {criterion.min_cues})."
     elif cue_count > 0:
         status, score = Status.partial, PARTIAL_SCORE
-        rationale = f"{cue_count} of {criterion.min_cues} evidence cues found."
-    elif hit.semantic >= SEMANTIC_PARTIAL:
+        rationale = (f"{cue_count} of {criterion.min_cues} evidence cues asserted." if cue_count < criterion.min_cues
+                     else "Asserted, but without the number it asks for." if not numbered
+                     else "Stated, but not asked about the problem.")
+    elif hit.hedged:
+        status, score = Status.partial, PARTIAL_SCORE
+        rationale = "Said, but hedged rather than committed to."
+        evidence = [quote(q) for q in hit.hedged_quotes[:1]]
+    elif hit.mentions and "mention" in criterion.requires and "number" not in criterion.requires:
+        status, score = Status.partial, PARTIAL_SCORE
+        rationale = "Named, but not explained."
+        evidence = [quote(q) for q in hit.mention_quotes[:1]]
+    elif hit.semantic >= SEMANTIC_PARTIAL and hit.semantic_quote:
         status, score = Status.partial, PARTIAL_SCORE
         rationale = f"Paraphrased (similarity {hit.semantic:.2f}) without the specifics a grader looks for."
+        evidence = [quote(hit.semantic_quote)]
+    elif hit.rejected:
+        status, score = Status.missed, 0.0
+        rationale = f"Rejected rather than asserted: “{quote(hit.rejected[0])}”"
     else:
         status, score = Status.missed, 0.0
-        rationale = "No evidence in the answers."
-    wrong = claim_contradicts(criterion, claims)
-    if wrong and status is Status.met:
-        status, score = Status.partial, PARTIAL_SCORE
-        rationale += f" But the number was wrong: {wrong.get('explanation', '')}"
-    evidence = [quote(q) for q in hit.quotes[:MAX_QUOTES]]
-    if not evidence and status is Status.partial and hit.semantic_quote:
-        evidence = [quote(hit.semantic_quote)]
+        rationale = "No evidence in the answers." if not hit.mentions else "Only named in a list, where an explanation is needed."
+    if contradicted_by and status is not Status.missed:
+        first = contradicted_by[0]
+        status, score = (Status.partial, PARTIAL_SCORE) if status is Status.met else (Status.missed, 0.0)
+        rationale += f" But it is contradicted by a misconception: “{quote(first['quote'])}”"
+    about = claims_about(scenario, criterion, claims)
+    wrong = next((c for c in about if c["verdict"] == "incorrect"), None)
+    if wrong is not None:
+        later_right = next((c for c in about[about.index(wrong) + 1:] if c["verdict"] == "correct"), None)
+        if later_right is not None:
+            status, score = Status.partial, PARTIAL_SCORE
+            rationale += f" A wrong number was corrected later: first “{quote(wrong['text'])}”, then “{quote(later_right['text'])}”."
+            evidence = [quote(wrong["text"]), quote(later_right["text"])]
+        elif status is Status.met:
+            status, score = Status.partial, PARTIAL_SCORE
+            rationale += f" But the number was wrong: {wrong.get('explanation', '')}"
     return CriterionResult(
         id=criterion.id,
         tier=criterion.tier.value,
@@ -82,10 +137,11 @@ def weighted_total(tiers: dict[str, float]) -> float:
     return 100.0 * sum(TIER_WEIGHTS[tier] * tiers.get(tier, 0.0) for tier in TIER_WEIGHTS)
 
 
-def estimate_level(tiers: dict[str, float]) -> str:
+def estimate_level(tiers: dict[str, float], *, misconceptions: int = 0) -> str:
     """Senior: nearly all must-haves and a fair share of good-to-haves (the rubric's ``levels.senior``
-    adds trade-offs and numbers on top of ``levels.mid``); mid: most must-haves."""
-    if tiers["must"] >= SENIOR_MUST and tiers["good"] >= SENIOR_GOOD:
+    adds trade-offs and numbers on top of ``levels.mid``), and no asserted misconception; mid: most
+    must-haves."""
+    if tiers["must"] >= SENIOR_MUST and tiers["good"] >= SENIOR_GOOD and not misconceptions:
         return "senior"
     if tiers["must"] >= MID_MUST:
         return "mid"
@@ -101,8 +157,14 @@ def build_scorecard(
     hint_penalty_points: float = 0.0,
     mode: str = "offline",
     reveal_model_answer: bool = True,
+    misconceptions: list[dict] | None = None,
 ) -> Scorecard:
-    results = [judge_criterion(c, hits.get(c.id), claims) for c in scenario.criteria]
+    misconceptions = list(misconceptions or [])
+    results = [
+        judge_criterion(scenario, c, hits.get(c.id), claims,
+                        contradicted_by=[m for m in misconceptions if c.id in m.get("contradicts", [])])
+        for c in scenario.criteria
+    ]
     return scorecard_from_results(
         scenario,
         results,
@@ -111,6 +173,7 @@ def build_scorecard(
         hint_penalty_points=hint_penalty_points,
         mode=mode,
         reveal_model_answer=reveal_model_answer,
+        misconceptions=misconceptions,
     )
 
 
@@ -124,6 +187,7 @@ def scorecard_from_results(
     mode: str = "offline",
     reveal_model_answer: bool = True,
     notices: list[str] | None = None,
+    misconceptions: list[dict] | None = None,
 ) -> Scorecard:
     """Weights, total, level, strengths, gaps and study list from per-criterion results (whoever judged them)."""
     tiers = tier_scores(results)
@@ -144,7 +208,7 @@ def scorecard_from_results(
     return Scorecard(
         scenario=scenario.id,
         score=round(total, 1),
-        level=estimate_level(tiers),
+        level=estimate_level(tiers, misconceptions=len(misconceptions or [])),
         tiers=tiers,
         criteria=results,
         claims=[dict(c) for c in claims],
@@ -156,4 +220,5 @@ def scorecard_from_results(
         model_answer=scenario.model_answer if reveal_model_answer else "",
         mode=mode,
         notices=list(notices or []),
+        misconceptions=list(misconceptions or []),
     )

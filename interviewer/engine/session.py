@@ -6,7 +6,7 @@ import threading
 
 from interviewer.config import Settings
 from interviewer.domain import InterviewStatus, Scorecard
-from interviewer.engine.evidence import CriterionHit, EvidenceFinder
+from interviewer.engine.evidence import CriterionHit, EvidenceFinder, fixed_texts
 from interviewer.engine.offline import OfflineInterviewer, check_claims_safely
 from interviewer.engine.protocol import InterviewAgent
 from interviewer.engine.scoring import build_scorecard
@@ -46,7 +46,7 @@ def embed_rubric_criteria() -> None:
 
     # One scenario at a time: an answer being analysed meanwhile gets the embedder in between.
     for scenario in load_scenarios():
-        embed_fixed([criterion.description for criterion in scenario.criteria])
+        embed_fixed(fixed_texts(scenario))
 
 
 def is_warm() -> bool:
@@ -140,9 +140,11 @@ def grade_answers(scenario: Scenario, answers: list[str], *, use_embeddings: boo
     seen: set[str] = set()
     hits: dict[str, CriterionHit] = {}
     claims: list[dict] = []
+    misconceptions: list[dict] = []
     for answer in answers:
         analysis = finder.analyze(answer, seen)
         for cid, hit in analysis.hits.items():
             hits.setdefault(cid, CriterionHit(cid)).merge(hit)
+        misconceptions.extend(m.to_dict() for m in analysis.misconceptions)
         claims.extend(check_claims_safely("\n".join(analysis.sentences), dict(scenario.facts)))
-    return build_scorecard(scenario, hits, claims, mode="offline")
+    return build_scorecard(scenario, hits, claims, mode="offline", misconceptions=misconceptions)

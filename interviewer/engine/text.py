@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 MAX_ANALYSED_CHARS = 20_000
 """Longer answers are stored whole but only this much is analysed (a 1 MB paste stays responsive)."""
@@ -64,6 +65,12 @@ _INJECTION_PATTERNS = [
     r"\binstructions?\s+(for|to)\s+the\s+(evaluator|grader|model|assistant|interviewer)\b",
 ]
 _INJECTION = re.compile("|".join(f"(?:{p})" for p in _INJECTION_PATTERNS), re.IGNORECASE | re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def compiled(pattern: str) -> re.Pattern[str]:
+    """A rubric cue, compiled once (case-insensitive, as every cue is)."""
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def is_injection(sentence: str) -> bool:

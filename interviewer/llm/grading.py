@@ -212,7 +212,7 @@ def merge_judgement(
             elif not quote_bears_on(criterion, verdict.quote, use_embeddings=use_embeddings):
                 status, evidence = ruled.status, list(ruled.evidence)
                 rationale = f"{rationale} (The quote is not about this criterion, so the rubric scorer's verdict stands.)"
-        if status is Status.met and (wrong := claim_contradicts(criterion, deterministic.claims)):
+        if status is Status.met and (wrong := claim_contradicts(scenario, criterion, deterministic.claims)):
             status = Status.partial
             rationale += f" But the number was wrong: {wrong.get('explanation', '')}"
         if status is not Status.missed:

@@ -64,7 +64,7 @@ def rubric_coverage(scenario: Scenario, state: dict[str, Any], step_id: str | No
     for criterion in scenario.criteria:
         if step_id is not None and criterion.step != step_id:
             continue
-        status = judge_criterion(criterion, hits.get(criterion.id), state.get("claims", [])).status.value
+        status = judge_criterion(scenario, criterion, hits.get(criterion.id), state.get("claims", [])).status.value
         coverage[{"met": "met", "partial": "partial", "missed": "missing"}[status]].append(criterion)
     return coverage
 

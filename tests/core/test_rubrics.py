@@ -10,6 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from interviewer.cli import _register_subcommands, app
+from interviewer.engine.evidence import criterion_quantities
 from knowledge.notes import known_note_ids
 from rubrics.loader import get_scenario, load_scenarios, parse_scenario, shipped_scenario_files, validate_files
 from rubrics.schema import TIER_WEIGHTS, Tier
@@ -44,7 +45,8 @@ def test_every_shipped_file_is_valid_and_complete(file_name):
     assert file_name == f"{scenario.id}.yaml"
     notes = known_note_ids()
     for criterion in scenario.criteria:
-        assert criterion.evidence, criterion.id
+        # Something to judge by: cues, or quantities in the description matched by value.
+        assert criterion.evidence or criterion_quantities(scenario, criterion), criterion.id
         assert set(criterion.notes) <= notes, criterion.id
     for tier in Tier:
         assert scenario.criteria_for(tier), f"{scenario.id} has no {tier} criteria"

@@ -1,0 +1,270 @@
+"""What a sentence of an answer does: the statement analysis the judge, the interviewer's choice of
+follow-up and the LLM grader's quote check all read.
+
+A cue (a technical term, a number) found in a sentence is evidence only when the sentence *asserts*
+it. For each sentence this module decides:
+
+- its speech act: an assertion, a question, a hedge ("maybe X?"), or text addressed to the grader;
+- its form: an explained statement, or a bare mention (a keyword, a comma or bullet list of terms);
+- for any span of it, the polarity: asserted, or negated / rejected / dismissed ("ZeRO-3 is overkill",
+  "I wouldn't bother with warmup", "decode is not memory-bound", "X is the same thing as Y");
+- whether it is a hypothetical ("if we kept the paper's learning rate ...") rather than a plan.
+
+Everything is deterministic regex over the sentence and linear in its length; topicality (whether
+a sentence is about this scenario at all) needs the embedder and lives in ``evidence``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from interviewer.engine.text import is_injection
+
+
+class Act(StrEnum):
+    assertion = "assertion"
+    question = "question"
+    hedge = "hedge"
+    grader = "grader"
+    """Addressed to the grader or the system: never evidence, whatever it says."""
+
+
+class Form(StrEnum):
+    explained = "explained"
+    mention = "mention"
+    """A bare term or a list of terms, with no claim about them."""
+
+
+_QUESTION_START = re.compile(
+    r"^(?:so\s+|and\s+|but\s+|ok(?:ay)?[,\s]+|hmm+[,\s]+|quick question[:,\s]+)?"
+    r"(?:do|does|did|is|are|was|were|can|could|would|should|will|shall|what|how|which|when|where|why|who|whose|am)\b",
+    re.IGNORECASE,
+)
+_ASKING = re.compile(
+    r"\b(?:i(?:'d| would)?\s+(?:first\s+)?(?:want to\s+|like to\s+|need to\s+)?(?:ask|check|clarify|confirm|find out)\b"
+    r"|(?:first|before \w+ing)[^.?!]{0,40}\b(?:ask|clarify|confirm|pin down)\b"
+    r"|\bask(?:ing)?\s+(?:the\s+pm\s+|them\s+|the\s+team\s+)?(?:whether|if|what|how|which|where|about)\b"
+    r"|\bpin(?:ning)?\s+down\b|\bclarif(?:y|ying)\b)",
+    re.IGNORECASE,
+)
+"""A candidate framing the problem by asking: evidence for criteria that are about asking."""
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|i\s+guess|i\s+suppose|not\s+(?:really\s+)?sure|no\s+idea|i\s+don'?t\s+(?:really\s+)?know"
+    r"|possibly|or\s+something|something\s+like\s+that|kind\s+of|sort\s+of|i\s+think\s+maybe|i'?m\s+not\s+certain"
+    r"|could\s+be\s+\w+\s+or|might\s+be|might\s+help|not\s+100%|i\s+forget|i\s+can'?t\s+remember|i\s+don'?t\s+remember)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(r"^\s*(?:if|suppose|supposing|imagine|say|assuming|were we to|had we)\b|\bwould\s+have\b", re.IGNORECASE)
+
+_GRADER_MARKS = re.compile(
+    r"[✓✔☑✅]|\[\s*[xX✓]\s*\]|\b(?:rubric|grader|grading|checklist|criteri(?:on|a)\s+(?:met|covered|satisfied)|score\s*[:=]|points?\s*[:=]"
+    r"|(?:tick|checkbox)(?:es|ed)?\b|self[- ]assessment|evaluator|assessor|scorer|expected[_ ]score|system\s+override|priority\s+0"
+    r"|criteri(?:on|a)\b[^.]{0,60}\b(?:are|is|were|was|been)\s+(?:all\s+)?(?:met|satisfied|covered|passed|complete)"
+    r"|(?:note|instruction|message)s?\s+(?:for|to)\s+the\s+(?:automated\s+)?(?:grader|evaluator|assessor|scorer|judge|assistant|model)"
+    r"|for\s+the\s+record\b[^.]{0,80}\b(?:met|satisfied|covered))\b"
+    r"|^\s*(?:assistant|system|grader|evaluator|judge|model|ai|llm)\s*[,:]",
+    re.IGNORECASE,
+)
+"""Fake checklists and notes to the grader ("✓ counts 16 bytes per parameter", "Rubric: all met")."""
+
+# Negation, rejection and dismissal. Before a cue: within its clause, a few words back.
+_NEG_BEFORE = re.compile(
+    r"(?:\b(?:not|no|never|nor|neither|hardly|none|nothing|instead\s+of|rather\s+than|than|avoid(?:ing)?|skip(?:ping)?|forget(?:\s+about)?"
+    r"|drop(?:ping)?|ditch(?:ing)?|without\s+(?:any\s+)?need\s+(?:for|of)|no\s+need\s+(?:for|to)|don'?t\s+need|doesn'?t\s+need|won'?t\s+need"
+    r"|unnecessary|overkill|pointless|useless|irrelevant|myth|against|bother(?:ing)?\s+with|instead|unlike)\b"
+    r"|n't\b|n’t\b)",
+    re.IGNORECASE,
+)
+_NEG_AFTER = re.compile(
+    r"^[^,;:.]{0,40}?\b(?:is|are|'s|’s|seems?|sounds?|feels?|looks?|would\s+be|will\s+be|was|were)?\s*"
+    r"(?:not|n't|n’t|never|hardly|overkill|unnecessary|pointless|useless|irrelevant|overrated|a\s+myth|a\s+red\s+herring|a\s+waste"
+    r"|optional|not\s+needed|not\s+necessary|not\s+required|not\s+worth|premature|over-?engineering|overhyped|a\s+non-?issue"
+    r"|(?:basically|just|really|essentially|pretty\s+much)?\s*(?:the\s+same(?:\s+thing)?(?:\s+as)?|equivalent(?:\s+to)?|identical(?:\s+to)?|no\s+different)"
+    r"|doesn'?t\s+(?:matter|help|apply|work|change|affect)|don'?t\s+(?:matter|help|change|affect)|won'?t\s+(?:help|matter|work|change)"
+    r"|can\s+be\s+(?:skipped|ignored|dropped)|we\s+can\s+skip|adds?\s+(?:\w+\s+)?complexity|for\s+(?:a\s+)?marginal|(?:just\s+)?throws?\s+away"
+    r"|compromises?|not\s+worth|overrated|is\s+a\s+way\s+of\s+moving|moving\s+the\s+goalposts|a\s+crutch|(?:is|are)\s+(?:a\s+)?(?:fad|hype)"
+    r"|redundant|a\s+wash|(?:a\s+)?false\s+econom\w+|(?:just\s+)?a\s+(?:speed\s+)?trick|risky|(?:just\s+)?noise|(?:a\s+)?(?:\w+\s+)?nightmare"
+    r"|a\s+solved\s+problem|wasted(?:\s+work)?|a\s+waste|adds?\s+nothing|nothing\s+special|(?:doesn'?t|don'?t|does\s+not|do\s+not)\s+(?:really\s+)?"
+    r"(?:help|hold\s+up|tell|mean|work|matter|change|affect|buy|scale|apply|do\s+much)|hardly\s+matters|would\s+confuse|(?:i'?d|we'?d|i\s+would)\s+leave\s+(?:it\s+)?off"
+    r"|leave\s+(?:it\s+)?off|(?:the\s+)?\w+\s+team'?s\s+(?:concern|problem|job)|someone\s+else'?s\s+problem|not\s+our\s+(?:problem|concern)"
+    r"|the\s+same\s+(?:method|approach|technique|idea|metric)|(?:are|is)\s+just\s+(?:an?\s+)?\w+(?:\s+\w+)?\s+(?:with\s+extra|in\s+disguise|renamed|rebranded)"
+    r"|(?:is|are)\s+(?:really\s+)?(?:academic|theoretical|a\s+distraction)|doesn'?t\s+need|don'?t\s+need|isn'?t\s+needed|is\s+not\s+needed|i'?d\s+skip|we'?d\s+skip"
+    r"|isn'?t\s+(?:needed|necessary|required|worth|a\s+(?:problem|concern|issue))|aren'?t\s+(?:needed|necessary|required))\b",
+    re.IGNORECASE,
+)
+_DOUBLE_NEGATIVE = re.compile(
+    r"\b(?:not\s+only|no\s+doubt|can'?t\s+(?:avoid|skip|do\s+without)|cannot\s+(?:avoid|skip)|not\s+optional|never\s+skip"
+    r"|no\s+(?:way\s+)?around|doesn'?t\s+fit\s+without|won'?t\s+fit\s+without|not\s+(?:fit|work)\s+without|don'?t\s+skip|never\s+skip"
+    r"|nothing\s+(?:beats|else))\b",
+    re.IGNORECASE,
+)
+_DISMISSIVE = re.compile(
+    r"\b(?:overkill|unnecessary|pointless|useless|irrelevant|overrated|over-?hyped|a\s+myth|a\s+fad|(?:just\s+)?hype|(?:a\s+)?placebo|a\s+dead\s+end"
+    r"|a\s+non-?starter|a\s+red\s+herring|a\s+waste|wasted|wastes|redundant|a\s+wash|(?:a\s+)?false\s+econom\w+|nothing\s+special|adds?\s+nothing"
+    r"|(?:just|only|merely)\s+an?\s+(?:\w+\s+)?(?:trick|hack|ensemble|heuristic|add-?on|detail|formality|gimmick)|a\s+small\s+add-?on"
+    r"|no\s+real\s+(?:purpose|benefit|effect|use|point|reason)|micro-?optimi[sz]ation|premature(?:\s+optimi[sz]ation)?|over-?engineer\w*|overthinking"
+    r"|(?:is|are)\s+(?:basically|really|essentially|just|pretty\s+much)\s+(?:the\s+same|equivalent|identical|an?\s+\w+\s+with\s+extra)"
+    r"|equivalent\s+to|the\s+same\s+(?:thing|method|approach|technique|idea|metric|as)|with\s+extra\s+(?:steps|math)"
+    r"|(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:that\s+|really\s+)?(?:important|needed|necessary|required|worth\w*|a\s+(?:problem|concern|issue|thing))"
+    r"|not\s+(?:needed|necessary|required|worth\w*|important)|(?:doesn'?t|don'?t|does\s+not|do\s+not)\s+(?:really\s+)?(?:matter|help|hold\s+up|apply)"
+    r"|(?:wouldn'?t|won'?t|don'?t|never)\s+bother|a\s+crutch|a\s+distraction|(?:is|are)\s+(?:too\s+)?(?:fragile|academic))\b",
+    re.IGNORECASE,
+)
+"""Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",
+"SmoothQuant and LLM.int8() are the same method"): every cue in that clause is rejected."""
+_DISMISSAL_CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|yet)\b", re.IGNORECASE)
+
+_CLAUSE_BREAK = re.compile(r"[;:,.()\[\]—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|and\s+then)\b", re.IGNORECASE)
+_LOOKBACK_WORDS = 7
+
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|should|may|might|must|need|needs|needed"
+    r"|'s|’s|'re|'d|'ll|i|we|you|they|it|this|that|there|because|so|since|which|therefore|means|gives?|takes?|costs?|fits?|holds?"
+    r"|keeps?|stores?|reads?|writes?|makes?|cuts?|saves?|splits?|shards?|computes?|adds?|reduces?|increases?|scales?|grows?|drops?"
+    r"|runs?|trains?|sends?|loads?|streams?|avoids?|uses?|replaces?|requires?|lets?|allows?|gets?|goes|comes|becomes?|stays?|works?"
+    r"|helps?|hurts?|wins?|beats?|dominates?|limits?|bounds?|caps?|halves|doubles?|multipl\w+|divid\w+|overlap\w*|hides?|pays?|spends?"
+    r"|moves?|turns?|leaves?|lands?|blows?|explodes?|overflows?|underflows?|diverges?|matters?|depends?)\b|[=≈→~]|\d\s*[x×]",
+    re.IGNORECASE,
+)
+_HEADER = re.compile(r"^[\w /&+-]{1,30}:\s+(?=\S)")
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|should|may|might|must|i|we|you|they|it|because|since|which|therefore)\b"
+    r"|'s\b|’s\b|'re\b|'d\b|'ll\b|[=≈→]",
+    re.IGNORECASE,
+)
+"""Signs of a clause (a subject, an auxiliary, an equation) rather than a term: "split" and
+"reduce" name techniques in a list as often as they are verbs."""
+_LIST_SPLIT = re.compile(r"\s*(?:[,;/+&|]|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+_LEADING_IMPERATIVE = re.compile(r"^\s*(?:use|using|try|add|enable|turn\s+on|consider|pick|choose|go\s+with|apply|do)\b[:\s]*", re.IGNORECASE)
+_WORD = re.compile(r"[\w'’.%-]+")
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    act: Act
+    form: Form
+    asks: bool
+    """The candidate asks or sets out to clarify something (framing)."""
+    hypothetical: bool
+
+    @property
+    def is_evidence(self) -> bool:
+        """Can this sentence support a criterion at all?"""
+        return self.act is not Act.grader
+
+    def negated_at(self, start: int, end: int) -> bool:
+        """Is the span [start, end) of this sentence negated, rejected, dismissed or equated away?"""
+        return span_negated(self.text, start, end)
+
+
+def _clause_before(text: str, start: int) -> str:
+    before = text[:start]
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    if breaks:
+        before = before[breaks[-1].end():]
+    words = before.split()
+    return " ".join(words[-_LOOKBACK_WORDS:])
+
+
+def _clause_after(text: str, end: int) -> str:
+    after = text[end:]
+    cut = _CLAUSE_BREAK.search(after)
+    return after[: cut.start()] if cut else after
+
+
+def span_negated(text: str, start: int, end: int) -> bool:
+    """Whether the words around [start, end) deny, reject or dismiss what the span names.
+
+    A negation inside the span itself belongs to the cue ("bf16 needs no loss scaling") and is not
+    counted; a double negative ("you can't skip warmup", "it won't fit without ZeRO-3") asserts.
+    """
+    window = text[max(0, start - 120): min(len(text), end + 80)]
+    if _DOUBLE_NEGATIVE.search(window):
+        return False
+    if _in_dismissed_clause(text, start, end):
+        return True
+    before = _clause_before(text, start)
+    if _NEG_BEFORE.search(before):
+        return True
+    return bool(_NEG_AFTER.search(_clause_after(text, end)))
+
+
+def _in_dismissed_clause(text: str, start: int, end: int) -> bool:
+    cuts = [m.start() for m in _DISMISSAL_CLAUSE.finditer(text)]
+    left = max((c for c in cuts if c < start), default=-1) + 1
+    right = min((c for c in cuts if c >= end), default=len(text))
+    return bool(_DISMISSIVE.search(text[left:start]) or _DISMISSIVE.search(text[end:right]))
+
+
+def has_negation(text: str) -> bool:
+    """Any negation or dismissal anywhere in the sentence (meaning-based credit skips these)."""
+    return bool(_NEG_BEFORE.search(text) or _NEG_AFTER.search(text) or _DISMISSIVE.search(text)) and not _DOUBLE_NEGATIVE.search(text)
+
+
+def _is_mention(text: str) -> bool:
+    """A bare term or a list of terms: no subject, auxiliary or equation ties them into a claim.
+    A terse statement ("ZeRO-3: 20 GB per GPU", "C = 6ND") is a claim, not a mention."""
+    body = _LEADING_IMPERATIVE.sub("", text.strip().rstrip(".!"))
+    body = re.sub(r"\betc\.?$", "", body, flags=re.IGNORECASE).strip()
+    body = _HEADER.sub("", body)  # "Memory: ZeRO-3, FSDP" is a list; "Monitoring: TTFT histograms per replica, ..." a claim
+    words = _WORD.findall(body)
+    if not words:
+        return True
+    finite = bool(_FINITE.search(body))
+    structured = bool(re.search(r"[:=≈→<>≤≥]|->|\d\s*(?:[a-zA-Z%/]|$)", body))
+    if not finite and not structured and (len(words) <= 6 or (len(words) <= 8 and not _VERB.search(body))):
+        return True
+    segments = [s for s in _LIST_SPLIT.split(body) if s.strip()]
+    lengths = sorted(len(_WORD.findall(s)) for s in segments)
+    if len(segments) >= 3 and lengths[-1] <= 4 and not _VERB.search(body) and not structured:
+        return True
+    with_verbs = sum(bool(_FINITE.search(segment)) for segment in segments)
+    if len(segments) >= 4 and lengths[len(lengths) // 2] <= 2 and with_verbs <= 1:
+        return True  # "QKV, softmax, 1/√d_k, multi-head, Add & Norm, ...": a list even if one item looks like a verb
+    return bool(re.search(r"\betc\.?\s*$", text.strip(), re.IGNORECASE)) and len(segments) >= 3 and not finite
+
+
+@lru_cache(maxsize=8192)
+def analyse(sentence: str) -> Statement:
+    """The statement analysis of one sentence (or bullet item) of an answer."""
+    text = sentence.strip()
+    if is_injection(text) or _GRADER_MARKS.search(text):
+        act = Act.grader
+    elif text.endswith("?") or (_QUESTION_START.match(text) and len(text.split()) <= 25 and "?" in text):
+        act = Act.question
+    elif _HEDGE.search(text):
+        act = Act.hedge
+    else:
+        act = Act.assertion
+    asks = act is Act.question or bool(_ASKING.search(text))
+    return Statement(text=text, act=act, form=Form.mention if _is_mention(text) else Form.explained, asks=asks,
+                     hypothetical=bool(_HYPOTHETICAL.search(text)))
+
+
+_RUBRIC_VERDICT = re.compile(r"\b(?:met|satisf\w*|covered|pass(?:ed|es)?|complete|done|fulfilled)\b", re.IGNORECASE)
+
+
+def addressed_to_grader(sentences: list[str], rubric_ids: frozenset[str] = frozenset()) -> list[bool]:
+    """Per sentence: is it addressed to the grader? A sentence right after one that is, in the same
+    block (a fake checklist under "Rubric:"), counts as addressed too until a non-list sentence.
+    So does a sentence that names the rubric's own criterion or step ids ("young-daly-interval",
+    "data-repetition ... are met"): candidates never see them, so naming them is a note to the grader."""
+    flags = []
+    inside = False
+    for sentence in sentences:
+        statement = analyse(sentence)
+        names_ids = any(len(cid) > 6 and "-" in cid and cid in sentence.lower() for cid in rubric_ids)
+        if statement.act is Act.grader or (names_ids and (_RUBRIC_VERDICT.search(sentence) or ":" in sentence)):
+            inside = True
+            flags.append(True)
+        elif inside and (statement.form is Form.mention or len(sentence.split()) <= 14):
+            flags.append(True)
+        else:
+            inside = False
+            flags.append(False)
+    return flags
