@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, has_negation, span_negated
+from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, carries_negation, has_negation, tightly_negated
 from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, split_sentences
 from rubrics.schema import Criterion, Scenario
 
@@ -203,15 +203,21 @@ def criterion_quantities(scenario: Scenario, criterion: Criterion) -> tuple[tupl
     return _quantities(criterion.description, (*scenario.given, scenario.prompt))
 
 
-def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...]) -> list[str]:
-    if not quantities or not any(ch.isdigit() for ch in sentence):
-        return []
+@lru_cache(maxsize=2048)
+def _numbers_in(sentence: str) -> tuple:
+    """The numbers of a sentence as the claim parser reads them (parsed once, whatever the number of criteria)."""
     from interviewer.claims.parser import parse_sentence
 
     try:
-        mentions = parse_sentence(sentence).mentions
+        return tuple(parse_sentence(sentence).mentions)
     except (ArithmeticError, ValueError):
+        return ()
+
+
+def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...]) -> list[str]:
+    if not quantities or not any(ch.isdigit() for ch in sentence):
         return []
+    mentions = _numbers_in(sentence)
     cues = []
     for mention in mentions:
         if statement_negated(mention.start, mention.end):
@@ -229,7 +235,7 @@ def _negative_in_rubric(description: str, pattern: str) -> bool:
     "bf16 needs no loss scaling"): then the candidate's negation agrees with the rubric, and an
     unnegated statement of the cue is what contradicts it."""
     match = compiled(pattern).search(description)
-    return bool(match) and span_negated(description, match.start(), match.end())
+    return bool(match) and not carries_negation(match.group()) and tightly_negated(description, match.start(), match.end())
 
 
 def _plain(value: float) -> str:
@@ -346,10 +352,12 @@ class EvidenceFinder:
             else:
                 table = hit.evidence
             for pattern, match in matches:
-                if not asks_count and statement.negated_at(match.start(), match.end()) != _negative_in_rubric(criterion.description, pattern):
-                    if sentence not in hit.rejected:
-                        hit.rejected.append(sentence)
-                    continue
+                if not asks_count and not carries_negation(match.group()):
+                    negated = statement.negated_at(match.start(), match.end())
+                    if negated != _negative_in_rubric(criterion.description, pattern):
+                        if negated and sentence not in hit.rejected:
+                            hit.rejected.append(sentence)
+                        continue  # unnegated where the rubric negates: not evidence, but no rejection either
                 table.setdefault(pattern, []).append(sentence)
             for cue in values:
                 table = hit.hedged if statement.act is Act.hedge else hit.mentions if statement.form is Form.mention else hit.evidence

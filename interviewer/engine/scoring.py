@@ -110,6 +110,9 @@ def judge_criterion(scenario: Scenario, criterion: Criterion, hit: CriterionHit 
         elif status is Status.met:
             status, score = Status.partial, PARTIAL_SCORE
             rationale += f" But the number was wrong: {wrong.get('explanation', '')}"
+        elif status is Status.partial and evidence and all(q in quote(wrong["text"]) or quote(wrong["text"]) in q for q in evidence):
+            status, score = Status.missed, 0.0
+            rationale = f"The only evidence is a wrong number: {wrong.get('explanation', '')}"
     return CriterionResult(
         id=criterion.id,
         tier=criterion.tier.value,

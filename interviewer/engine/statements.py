@@ -107,8 +107,9 @@ _DISMISSIVE = re.compile(
     r"|a\s+non-?starter|a\s+red\s+herring|a\s+waste|wasted|wastes|redundant|a\s+wash|(?:a\s+)?false\s+econom\w+|nothing\s+special|adds?\s+nothing"
     r"|(?:just|only|merely)\s+an?\s+(?:\w+\s+)?(?:trick|hack|ensemble|heuristic|add-?on|detail|formality|gimmick)|a\s+small\s+add-?on"
     r"|no\s+real\s+(?:purpose|benefit|effect|use|point|reason)|micro-?optimi[sz]ation|premature(?:\s+optimi[sz]ation)?|over-?engineer\w*|overthinking"
-    r"|(?:is|are)\s+(?:basically|really|essentially|just|pretty\s+much)\s+(?:the\s+same|equivalent|identical|an?\s+\w+\s+with\s+extra)"
-    r"|equivalent\s+to|the\s+same\s+(?:thing|method|approach|technique|idea|metric|as)|with\s+extra\s+(?:steps|math)"
+    r"|(?:is|are)\s+(?:basically|really|essentially|just|pretty\s+much|all)\s+(?:the\s+same|equivalent|identical|an?\s+\w+\s+with\s+extra)"
+    r"|(?:is|are)\s+(?:the\s+same\s+thing|no\s+different)|the\s+same\s+(?:thing|method|approach|technique|idea|metric)\b(?!\s+as\s+(?:a|one|the)\b)"
+    r"|with\s+extra\s+(?:steps|math)"
     r"|(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:that\s+|really\s+)?(?:important|needed|necessary|required|worth\w*|a\s+(?:problem|concern|issue|thing))"
     r"|not\s+(?:needed|necessary|required|worth\w*|important)|(?:doesn'?t|don'?t|does\s+not|do\s+not)\s+(?:really\s+)?(?:matter|help|hold\s+up|apply)"
     r"|(?:wouldn'?t|won'?t|don'?t|never)\s+bother|a\s+crutch|a\s+distraction|(?:is|are)\s+(?:too\s+)?(?:fragile|academic))\b",
@@ -116,7 +117,7 @@ _DISMISSIVE = re.compile(
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",
 "SmoothQuant and LLM.int8() are the same method"): every cue in that clause is rejected."""
-_DISMISSAL_CLAUSE = re.compile(r"[;:,()\[\]—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|yet)\b", re.IGNORECASE)
+_DISMISSAL_CLAUSE = re.compile(r"[;:,—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|yet)\b", re.IGNORECASE)
 
 _CLAUSE_BREAK = re.compile(r"[;:,.()\[\]—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|and\s+then)\b", re.IGNORECASE)
 _LOOKBACK_WORDS = 7
@@ -138,6 +139,8 @@ _FINITE = re.compile(
 )
 """Signs of a clause (a subject, an auxiliary, an equation) rather than a term: "split" and
 "reduce" name techniques in a list as often as they are verbs."""
+_PHRASE = re.compile(r"\b(?:at|into|in|on|with|for|by|from|to|of|the|a|an|per)\b", re.IGNORECASE)
+"""Prepositions and articles: "TPOT histograms at the gateway" is a phrase of a description, not a term."""
 _LIST_SPLIT = re.compile(r"\s*(?:[,;/+&|]|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
 _LEADING_IMPERATIVE = re.compile(r"^\s*(?:use|using|try|add|enable|turn\s+on|consider|pick|choose|go\s+with|apply|do)\b[:\s]*", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’.%-]+")
@@ -201,6 +204,18 @@ def _in_dismissed_clause(text: str, start: int, end: int) -> bool:
     return bool(_DISMISSIVE.search(text[left:start]) or _DISMISSIVE.search(text[end:right]))
 
 
+def tightly_negated(text: str, start: int, end: int) -> bool:
+    """Negated right next to the span (three words before it, or its own predicate): used on rubric
+    text, where a negation a few words away is usually about something else."""
+    before = " ".join(_clause_before(text, start).split()[-3:])
+    return bool(_NEG_BEFORE.search(before)) or bool(_NEG_AFTER.search(_clause_after(text, end)[:30]))
+
+
+def carries_negation(text: str) -> bool:
+    """Whether a matched cue states a negation itself ("bf16 needs no loss scaling"): its polarity is its own."""
+    return bool(_NEG_BEFORE.search(text) or _DISMISSIVE.search(text))
+
+
 def has_negation(text: str) -> bool:
     """Any negation or dismissal anywhere in the sentence (meaning-based credit skips these)."""
     return bool(_NEG_BEFORE.search(text) or _NEG_AFTER.search(text) or _DISMISSIVE.search(text)) and not _DOUBLE_NEGATIVE.search(text)
@@ -208,7 +223,9 @@ def has_negation(text: str) -> bool:
 
 def _is_mention(text: str) -> bool:
     """A bare term or a list of terms: no subject, auxiliary or equation ties them into a claim.
-    A terse statement ("ZeRO-3: 20 GB per GPU", "C = 6ND") is a claim, not a mention."""
+    A terse statement ("ZeRO-3: 20 GB per GPU", "C = 6ND") or a table row is a claim, not a mention."""
+    if text.strip().startswith("|") and text.count("|") >= 3:
+        return False
     body = _LEADING_IMPERATIVE.sub("", text.strip().rstrip(".!"))
     body = re.sub(r"\betc\.?$", "", body, flags=re.IGNORECASE).strip()
     body = _HEADER.sub("", body)  # "Memory: ZeRO-3, FSDP" is a list; "Monitoring: TTFT histograms per replica, ..." a claim
@@ -224,7 +241,8 @@ def _is_mention(text: str) -> bool:
     if len(segments) >= 3 and lengths[-1] <= 4 and not _VERB.search(body) and not structured:
         return True
     with_verbs = sum(bool(_FINITE.search(segment)) for segment in segments)
-    if len(segments) >= 4 and lengths[len(lengths) // 2] <= 2 and with_verbs <= 1:
+    phrases = sum(bool(_PHRASE.search(segment)) for segment in segments)
+    if len(segments) >= 4 and lengths[len(lengths) // 2] <= 2 and with_verbs <= 1 and phrases <= 1:
         return True  # "QKV, softmax, 1/√d_k, multi-head, Add & Norm, ...": a list even if one item looks like a verb
     return bool(re.search(r"\betc\.?\s*$", text.strip(), re.IGNORECASE)) and len(segments) >= 3 and not finite
 
@@ -252,14 +270,17 @@ _RUBRIC_VERDICT = re.compile(r"\b(?:met|satisf\w*|covered|pass(?:ed|es)?|complet
 def addressed_to_grader(sentences: list[str], rubric_ids: frozenset[str] = frozenset()) -> list[bool]:
     """Per sentence: is it addressed to the grader? A sentence right after one that is, in the same
     block (a fake checklist under "Rubric:"), counts as addressed too until a non-list sentence.
-    So does a sentence that names the rubric's own criterion or step ids ("young-daly-interval",
-    "data-repetition ... are met"): candidates never see them, so naming them is a note to the grader."""
+    So does a sentence that calls the rubric's own criterion or step ids met ("data-repetition and
+    data-alternatives are met") or lists one as a heading ("young-daly-interval: ..."): candidates
+    never see those ids, so that is a note to the grader."""
     flags = []
     inside = False
     for sentence in sentences:
         statement = analyse(sentence)
-        names_ids = any(len(cid) > 6 and "-" in cid and cid in sentence.lower() for cid in rubric_ids)
-        if statement.act is Act.grader or (names_ids and (_RUBRIC_VERDICT.search(sentence) or ":" in sentence)):
+        lowered = sentence.lower()
+        names_ids = [cid for cid in rubric_ids if "-" in cid and cid in lowered]
+        listed_by_id = any(cid.count("-") >= 2 and re.search(re.escape(cid) + r"\s*:", lowered) for cid in names_ids)
+        if statement.act is Act.grader or (names_ids and _RUBRIC_VERDICT.search(sentence)) or listed_by_id:
             inside = True
             flags.append(True)
         elif inside and (statement.form is Form.mention or len(sentence.split()) <= 14):
