@@ -111,6 +111,8 @@ def _print_scorecard(card) -> None:
             typer.echo(f"      “{quote}”")
         if c.status.value != "met":
             typer.echo(f"      study: {', '.join(c.notes)}")
+    for misconception in card.misconceptions:
+        typer.echo(f"[!] misconception: {misconception['description']}\n      “{misconception['quote']}”")
     for notice in card.notices:
         typer.echo(f"note: {notice}")
 

@@ -126,6 +126,7 @@ class Scorecard(BaseModel):
             "tiers": {tier: round(value, 3) for tier, value in self.tiers.items()},
             "criteria": [c.public_dict() for c in self.criteria],
             "claims": [{key: claim.get(key) for key in PUBLIC_CLAIM_KEYS} for claim in self.claims],
+            "misconceptions": [{key: m.get(key) for key in ("id", "description", "quote", "contradicts")} for m in self.misconceptions],
         }
 
 

@@ -129,8 +129,9 @@ class Criterion(StrictModel):
     literal number: the quantities in ``description`` are matched by value (any unit or notation)."""
     min_cues: int = Field(default=1, ge=1)
     """How many distinct cues must match for the criterion to be met (fewer: partly met)."""
-    requires: list[Requirement] = Field(min_length=1)
-    """What meeting it takes; see ``Requirement``."""
+    requires: list[Requirement] = Field(default_factory=lambda: ["explanation"], min_length=1)
+    """What meeting it takes; see ``Requirement``. Unset, the strictest reading: an explanation
+    (a bare mention of a term earns nothing). Every shipped scenario sets it explicitly."""
     check: NumericCheck | None = None
     """An optional numeric check the candidate's figure is compared against."""
     notes: list[str] = Field(min_length=1)

@@ -92,7 +92,10 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
             topic = classify(parsed, mention)
             if topic is not None:
                 claims.append((index, mention, topic))
+            elif (slip := _arithmetic_slip(parsed, mention, several=len(parsed.mentions) > 1)) is not None:
+                results.append(slip)  # "2 × 80 × 8 × 128 × 2 = 655,360 bytes": wrong whatever it is about
         indices = {index for index, _, _ in claims}
+        results.extend(_restatement_slips(parsed))
         for _, mention, topic in claims:
             try:
                 results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))
@@ -105,6 +108,80 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
         context.update(parsed, indices, input_roles(parsed))
         context.previous_text = parsed.previous_text + " " + sentence
     return results
+
+
+_NUMBER_WITH_UNITS = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s*(?!x\b)[A-Za-z]{1,12}(?:/[A-Za-z]{1,6})?)*")
+
+
+def _plain_arithmetic(text: str, expression: str) -> bool:
+    """Numbers (each with its units) joined by × x * · / + − and parentheses, and nothing else: no
+    variable ("s/2"), no function ("√(2·60·28,800)"), no percentage, no comparison."""
+    at = text.find(expression)
+    if at > 0 and re.search(r"(?:√|sqrt|log|exp|ln|[A-Za-z_])\s*$", text[:at]):
+        return False
+    skeleton = _NUMBER_WITH_UNITS.sub("N", expression)
+    return bool(re.fullmatch(r"[N\s×x*·/+−()-]+", skeleton)) and skeleton.count("N") >= 2
+
+
+_RESTATED_AS = re.compile(
+    r"\s*(?:,\s*)?(?:which\s+is|which'?s|that\s+is|that'?s|i\.\s?e\.?,?|=|≈|~=|is|are|works\s+out\s+to|comes\s+to)"
+    r"\s*(?:about|around|roughly|approximately|approx\.?|~|≈|only|just|nearly|almost|basically|like)?\s*",
+    re.IGNORECASE,
+)
+_RESTATABLE = frozenset({"seconds", "bytes", "FLOPs", "FLOP/s", "bytes/s"})
+
+
+def _restatement_slips(parsed: ParsedSentence) -> list[ClaimCheck]:
+    """One quantity restated in another unit ("2.9e6 s, which is about 8 days", "1.2e7 s is roughly
+    14 days") that differs from itself by 1.5× or more: a unit slip, whatever the quantity is."""
+    found = []
+    for first, second in zip(parsed.mentions, parsed.mentions[1:], strict=False):
+        if first.dim != second.dim or first.dim not in _RESTATABLE or first.low is not None or second.low is not None:
+            continue
+        if not _RESTATED_AS.fullmatch(parsed.text[first.end:second.start]) or first.unit_text.strip() == second.unit_text.strip():
+            continue
+        if re.search(r"(?:[×*·/+^−-]|\bx)\s*(?:≈|~|about|around)?\s*$", parsed.text[:first.start]):
+            continue  # "7B × 2 bytes = 14 GB": the first number is a factor of an expression, not a quantity
+        values = [v for v in (second.value, second.binary_alternative) if v]
+        if not first.value or not values or any(max(v / first.value, first.value / v) < 1.5 for v in values):
+            continue
+        unit = BASE_UNIT.get(first.dim, "count")
+        shown = format_value(first.value, unit)
+        found.append(ClaimCheck(
+            text=parsed.text.strip(), quantity="the same quantity in another unit", claimed=_finite(second.value),
+            computed=_finite(first.value), unit=unit, verdict="incorrect",
+            explanation=f"You said {_said(first)} is {_said(second)}, but {_said(first)} is {shown}.",
+            working=[f"{first.text} = {first.value:.6g} {unit}", f"{second.text} = {second.value:.6g} {unit}"],
+            span=(parsed.offset + second.start, parsed.offset + second.end),
+        ))
+    return found
+
+
+def _arithmetic_slip(parsed: ParsedSentence, mention: Mention, *, several: bool) -> ClaimCheck | None:
+    """A number no topic claims, written as the result of the candidate's own arithmetic that gives
+    another value by 1.5× or more under every unit scaling: incorrect without knowing its topic."""
+    if re.match(r"\s*(?:[/×*·+^⁰¹²³⁴⁵⁶⁷⁸⁹]|[-−x]\s*\d)", parsed.text[mention.end:]):
+        return None  # "= 7/39", "= 2³⁰ B": the result is itself an expression, not the number just read
+    try:
+        arithmetic = stated_arithmetic(parsed, mention)
+    except (ArithmeticError, ValueError):
+        return None
+    if arithmetic is None or not _plain_arithmetic(parsed.text, arithmetic.expression):
+        return None
+    if arithmetic.unitless and mention.dim not in ("number", "count", "parameters", "tokens"):
+        return None  # "720/14.4 = 50 h": the units the candidate means are not written down
+    if not clearly_disagrees(arithmetic, mention):
+        return None
+    unit = BASE_UNIT.get(mention.dim, "count")
+    claimed = mention.value if mention.low is None else (mention.low + mention.high) / 2  # type: ignore[operator]
+    shown = _plain_number(arithmetic.value) if arithmetic.unitless else format_value(arithmetic.value, unit)
+    return ClaimCheck(
+        text=_claim_text(parsed, mention, several), quantity="your own arithmetic", claimed=_finite(claimed),
+        computed=None if arithmetic.unitless else _finite(arithmetic.value), unit=unit, verdict="incorrect",
+        explanation=f"You said {_said(mention)}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",
+        working=[f"{arithmetic.expression} = {arithmetic.value:.6g}" + ("" if arithmetic.unitless else f" {unit}"), f"the claim is {claimed:.6g} {unit}"],
+        span=(parsed.offset + mention.start, parsed.offset + mention.end),
+    )
 
 
 def _text_before(text: str, offset: int) -> str:
@@ -284,6 +361,14 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
         second = _evaluate(parsed, mention, topic, alone, text, said, span, arithmetic)
         if second.verdict in ("correct", "incorrect"):
             check = second
+    if check.verdict == "incorrect" and (scope := _other_scope(parsed, mention, topic, check)):
+        # The clause speaks of a scope or component this topic does not compute: ask, do not assert.
+        return check.model_copy(update={
+            "verdict": "unverifiable", "computed": None,
+            "explanation": f"{check.explanation} But your sentence speaks of “{scope.group().strip()}”, which that computation does not "
+                           f"cover, so I may be comparing different things: which quantity did you mean?",
+            "working": [f"not judged: “{scope.group().strip()}” is outside the computed scope", *check.working],
+        })
     if check.verdict in ("incorrect",) or _not_judged(check):
         others = alternatives(parsed, mention, topic.id)
         if others:
@@ -300,6 +385,18 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
                 "working": [f"not judged: the number may be the {names}", *check.working],
             })
     return check
+
+
+def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: ClaimCheck) -> re.Match | None:
+    """The words of the claim's sentence that put it outside what the topic's evaluator computed."""
+    if not topic.other_scope:
+        return None
+    for scope in re.finditer(topic.other_scope, parsed.text, re.IGNORECASE):
+        unit = re.search(r"token|layer", scope.group(), re.IGNORECASE)
+        if unit and f"1 {unit.group().lower()}" in check.explanation:
+            continue  # the evaluator already computed it per token (per layer)
+        return scope
+    return None
 
 
 def _not_judged(check: ClaimCheck) -> bool:

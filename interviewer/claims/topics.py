@@ -22,16 +22,21 @@ class Topic:
     quantity: str
     """Shown to the user: what the number is."""
     calculator: str | None
+    other_scope: str = ""
+    """A regex of words that put a number of this topic in a scope or component its evaluator does
+    not compute ("momentum and variance together", "per layer", "across the fleet", "all day"): a
+    disagreement found there is a question for the candidate, not an error (see ``checker``)."""
 
 
 TOPICS: dict[str, Topic] = {
     topic.id: topic
     for topic in (
-        Topic("kv-cache", "KV cache size", "kv-cache"),
-        Topic("activations", "activation memory", "activations"),
-        Topic("model-states", "model-state memory", "model-states"),
+        Topic("kv-cache", "KV cache size", "kv-cache",
+              r"%|\bpercent\b|\bper-token\b|\b(?:cache|kv)\s+per\s+layer\b|\bper[- ]layer\s+(?:cache|kv|size)\b"),
+        Topic("activations", "activation memory", "activations", r"\bper[- ]layer\b|\b(?:one|each|a\s+single)\s+layer\b"),
+        Topic("model-states", "model-state memory", "model-states", r"\b(?:momentum|variance|moments?|master\s+(?:copy|weights)|optimi[sz]er\s+states?|adam\s+states?)\b(?:\s+\w+){0,2}\s+(?:alone|only|together|are|is|take|takes|need|needs|cost|costs)\b|\b(?:alone|only)\b|\b(?:free|left|remaining|headroom|spare)\b|\bcheckpoints?\b"),
         Topic("model-states-per-param", "model-state bytes per parameter", "model-states"),
-        Topic("weights", "weight memory", None),
+        Topic("weights", "weight memory", None, r"\bfleet\b|\breplicas\b|\bin\s+total\b|\bfree\b|\bleft\b|\bremaining\b|\bafter\s+the\b"),
         Topic("weights-per-param", "bytes per parameter", None),
         Topic("gpu-memory", "GPU memory", None),
         Topic("decode", "decode time per token", "decode-latency"),
@@ -42,12 +47,12 @@ TOPICS: dict[str, Topic] = {
         Topic("train-flops", "training compute", "train-flops"),
         Topic("forward-flops", "forward-pass FLOPs", "forward-flops"),
         Topic("attention-flops", "attention FLOPs (QKᵀ and AV)", None),
-        Topic("chinchilla-tokens", "tokens (compute-optimal)", "chinchilla"),
+        Topic("chinchilla-tokens", "tokens (compute-optimal)", "chinchilla", r"\btokens?\s+per\s+param\w*|\b(?:we\s+have|corpus|dataset|data\s+set|available|unique)\b"),
         Topic("chinchilla-params", "parameters (compute-optimal)", "chinchilla"),
         Topic("chinchilla-flops", "training compute (compute-optimal)", "chinchilla"),
         Topic("chinchilla-ratio", "tokens per parameter (compute-optimal)", "chinchilla"),
         Topic("bubble", "pipeline bubble", "bubble"),
-        Topic("littles-law", "concurrent requests", "littles-law"),
+        Topic("littles-law", "concurrent requests", "littles-law", r"\ball\s+day\b|\bper\s+(?:day|hour|month|week)\b|\ba\s+day\b|\bdaily\b|\bin\s+total\b|\bover\s+(?:a|the)\s+(?:day|hour|month)\b"),
         Topic("token-rate", "tokens per second (request rate × tokens per request)", None),
         Topic("params", "parameter count", "params"),
         Topic("peak-flops", "peak FLOP/s (dense)", None),

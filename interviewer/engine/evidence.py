@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, carries_negation, has_negation, tightly_negated
+from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, carries_negation, dismisses, has_negation, tightly_negated
 from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, split_sentences
 from rubrics.schema import Criterion, Scenario
 
@@ -240,6 +240,33 @@ def _negative_in_rubric(description: str, pattern: str) -> bool:
 
 def _plain(value: float) -> str:
     return f"{value:.4g}"
+
+
+def quote_asserts(criterion: Criterion, quoted: str, answers: list[str]) -> bool:
+    """Whether the candidate's sentence that holds ``quoted`` asserts what the criterion asks for:
+    the quote lies within one sentence; that whole sentence (so a negation the quote cut off still
+    counts) is a committed assertion, not addressed to the grader, not a bare list (unless the
+    criterion is about naming a technique), dismisses nothing, and negates none of the criterion's
+    cues the rubric states positively. Used by the LLM grader before it may rate a criterion above the rubric scorer."""
+    needle = " ".join(quoted.strip().strip("\"“”'").rstrip(".…").split()).lower()
+    if len(needle) < 12:
+        return False
+    sentences = [s for answer in answers for s in split_sentences(clean(answer))]
+    holder = next((s for s in sentences if needle in " ".join(s.split()).lower()), None)
+    if holder is None:
+        return False
+    statement = analyse(holder)
+    asks = "question" in criterion.requires and statement.asks
+    if statement.act is Act.grader or (statement.act in (Act.question, Act.hedge) and not asks):
+        return False
+    if statement.form is Form.mention and "mention" not in criterion.requires:
+        return False
+    for pattern in criterion.evidence:
+        match = compiled(pattern).search(holder)
+        if match and not asks and not carries_negation(match.group()):
+            if statement.negated_at(match.start(), match.end()) and not _negative_in_rubric(criterion.description, pattern):
+                return False
+    return not dismisses(holder)
 
 
 class EvidenceFinder:

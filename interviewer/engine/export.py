@@ -87,6 +87,10 @@ def export_markdown(record: InterviewRecord) -> str:
             lines += ["", "## Strengths", ""] + [f"- {escape_markdown(s)}" for s in card.strengths]
         if card.gaps:
             lines += ["", "## Gaps", ""] + [f"- {escape_markdown(g)}" for g in card.gaps]
+        if card.misconceptions:
+            lines += ["", "## Misconceptions", ""] + [
+                f"- {escape_markdown(m.get('description', ''))} You said: “{escape_markdown(m.get('quote', ''))}”" for m in card.misconceptions
+            ]
         if card.study:
             lines += ["", "## What to study next", ""]
             for item in card.study:

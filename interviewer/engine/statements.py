@@ -211,6 +211,11 @@ def tightly_negated(text: str, start: int, end: int) -> bool:
     return bool(_NEG_BEFORE.search(before)) or bool(_NEG_AFTER.search(_clause_after(text, end)[:30]))
 
 
+def dismisses(text: str) -> bool:
+    """Whether the sentence dismisses or equates away something ("... is overkill", "... are the same method")."""
+    return bool(_DISMISSIVE.search(text)) and not _DOUBLE_NEGATIVE.search(text)
+
+
 def carries_negation(text: str) -> bool:
     """Whether a matched cue states a negation itself ("bf16 needs no loss scaling"): its polarity is its own."""
     return bool(_NEG_BEFORE.search(text) or _DISMISSIVE.search(text))

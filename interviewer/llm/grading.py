@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 from interviewer.config import Settings
 from interviewer.domain import CriterionResult, Role, Scorecard, Status, Turn, TurnKind
 from interviewer.engine.scoring import MAX_QUOTES, PARTIAL_SCORE, claim_contradicts, scorecard_from_results
-from interviewer.engine.evidence import matching_cues
+from interviewer.engine.evidence import matching_cues, quote_asserts
 from interviewer.engine.text import clean, is_injection, quote, split_sentences
 from interviewer.llm.client import LLMEndpointError, describe_endpoint_error, make_chat_model, require_model
 from interviewer.llm.prompts import GRADER_RETRY, grader_messages
@@ -212,6 +212,10 @@ def merge_judgement(
             elif not quote_bears_on(criterion, verdict.quote, use_embeddings=use_embeddings):
                 status, evidence = ruled.status, list(ruled.evidence)
                 rationale = f"{rationale} (The quote is not about this criterion, so the rubric scorer's verdict stands.)"
+            elif not quote_asserts(criterion, verdict.quote, candidate_texts):
+                status, evidence = ruled.status, list(ruled.evidence)
+                rationale = (f"{rationale} (The candidate's sentence does not assert it: it is negated, asked, hedged, "
+                             "only listed or addressed to the grader, so the rubric scorer's verdict stands.)")
         if status is Status.met and (wrong := claim_contradicts(scenario, criterion, deterministic.claims)):
             status = Status.partial
             rationale += f" But the number was wrong: {wrong.get('explanation', '')}"

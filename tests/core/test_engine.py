@@ -263,3 +263,28 @@ async def test_a_caller_that_stops_reading_at_the_reply_loses_no_similarity(stor
     scorecard = [e for e in await collect(hasty.end()) if isinstance(e, ev.ScoreReady)][0].scorecard
     assert _semantic(hasty.state["hits"]) == _semantic(drained.state["hits"])
     assert scorecard.score == [e for e in await collect(drained.end()) if isinstance(e, ev.ScoreReady)][0].scorecard.score
+
+
+async def _reach_step(agent, step_id: str) -> None:
+    await collect(agent.start())
+    while agent.current_step is not None and agent.current_step.id != step_id:
+        await collect(agent.skip())
+
+
+async def test_an_asserted_misconception_is_pushed_back_on_and_kept_for_the_scorecard(store):
+    agent = new_agent(store, "train-10b-8gpu")
+    await _reach_step(agent, "batch-data")
+    events = await collect(agent.respond("I'd keep the paper's learning rate and use the biggest batch that fits on each GPU."))
+    reply = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
+    assert reply.kind is TurnKind.pushback
+    assert any(m["id"] == "batch-data" for m in agent.state["misconceptions"])
+    assert any(m["id"] == "batch-data" for m in agent.scorecard().misconceptions)
+
+
+async def test_a_denied_misconception_gets_no_pushback(store):
+    agent = new_agent(store, "train-10b-8gpu")
+    await _reach_step(agent, "batch-data")
+    events = await collect(agent.respond(
+        "I would not keep a constant learning rate: linear warmup over the first couple of thousand steps, then cosine decay."))
+    assert all(e.turn.kind is not TurnKind.pushback for e in events if isinstance(e, ev.InterviewerMessage))
+    assert agent.state["misconceptions"] == []

@@ -138,3 +138,22 @@ def test_missing_path_is_a_clear_error(tmp_path):
     result = _validate(tmp_path / "nope.yaml")
     assert result.exit_code == 2
     assert "no such file or folder" in result.output
+
+
+_LITERAL_NUMBER = re.compile(
+    r"^(\\b)?~?\??(\\s\*)?\(?\d[\d,]*(\\\.\d+)?(\\d\?|\?)?(\\s[*+?]|\s)*\(?\s*"
+    r"(gb|gi\?b|gib|mi\?b|mib|mb|kb|tb|ms|days?|bytes|%|min|sec|tokens|e\\\+|e\+|\(e)",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("file_name", SHIPPED)
+def test_no_cue_is_a_literal_number_and_every_criterion_says_what_it_requires(file_name):
+    """Quantities are matched by value (any unit or notation), so a cue like '\\b160\\s*gb' would
+    only miss "1.6e11 bytes"; and the shipped rubrics state each criterion's requirement."""
+    raw = yaml.safe_load(dict(shipped_scenario_files())[file_name])
+    for criterion in raw["criteria"]:
+        assert "requires" in criterion, criterion["id"]
+        for cue in criterion["evidence"]:
+            alternatives = re.split(r"\|(?![^(]*\))", cue)
+            assert not all(_LITERAL_NUMBER.match(a.strip()) for a in alternatives), (criterion["id"], cue)

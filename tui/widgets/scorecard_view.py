@@ -141,6 +141,9 @@ class ScorecardView(VerticalScroll):
         yield Static(_bullets(card.strengths, "—"), classes="bullets", id="strengths")
         yield Label("Gaps", classes="section-title")
         yield Static(_bullets(card.gaps, "—"), classes="bullets", id="gaps")
+        if card.misconceptions:
+            yield Label("Misconceptions", classes="section-title")
+            yield Static(_bullets([misconception_line(m) for m in card.misconceptions], ""), classes="bullets", id="misconceptions")
 
         if card.study:
             yield Label("Study next", classes="section-title")
@@ -156,6 +159,10 @@ class ScorecardView(VerticalScroll):
 
         with Collapsible(title="Model answer", collapsed=False, id="model-answer"):
             yield Markdown(card.model_answer or "_No model answer in this scenario._")
+
+
+def misconception_line(misconception: dict) -> str:
+    return f"{misconception.get('description', '')} — you said “{misconception.get('quote', '')}”"
 
 
 def _bullets(items: list[str], empty: str) -> Content:
