@@ -72,6 +72,7 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
     for offset, sentence in split_sentences(text):
         if budget <= 0:
             break
+        following = re.split(r"(?<=[.!?;])\s", text[offset + len(sentence):offset + len(sentence) + 200].strip(), maxsplit=1)[0]
         headers = next((header for start, end, header in rows if start <= offset < end), None)
         try:
             parsed = parse_sentence(sentence, offset, max_mentions=min(budget, MAX_MENTIONS_PER_PIECE), column_headers=headers)
@@ -88,7 +89,10 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
             context.new_option = False
         previous = sentence
         claims: list[tuple[int, Mention, Topic]] = []
+        withdrawn = _withdrawn_before(sentence, following)
         for index, mention in enumerate(parsed.mentions):
+            if mention.start < withdrawn:
+                continue  # "I said 80 GB before; that was wrong": a retraction is not a claim of its number
             topic = classify(parsed, mention)
             if topic is not None:
                 claims.append((index, mention, topic))
@@ -110,6 +114,31 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
     return results
 
 
+_RETRACTION = re.compile(
+    r"\b(?:that\s+was\s+wrong|that'?s\s+wrong|that\s+is\s+wrong|(?:is|was|are|were)\s+(?:simply\s+|just\s+)?(?:wrong|incorrect|a\s+(?:common\s+)?mistake|a\s+myth)"
+    r"|scratch\s+that|i\s+was\s+wrong|my\s+mistake|my\s+bad|i\s+misspoke|i\s+take\s+(?:that|it)\s+back|ignore\s+that|not\s+right|wrong\s+by)\b",
+    re.IGNORECASE,
+)
+_REPORTED = re.compile(
+    r"^\W*(?:(?:earlier|before|above)\s*,?\s*)?(?:i|we)\s+(?:said|claimed|wrote|estimated|guessed|thought)\b"
+    r"|^\W*(?:some\s+)?(?:people|folks|blog\s+posts|many)\s+(?:say|quote|claim|think)\b|^\W*a\s+common\s+(?:mistake|error|misconception)\b"
+    r"|^\W*the\s+naive\s+(?:estimate|answer|number)\b",
+    re.IGNORECASE,
+)
+
+
+def _withdrawn_before(sentence: str, following: str) -> int:
+    """Numbers before this offset are withdrawn or reported, not claimed: the sentence retracts
+    them ("…; that was wrong", "scratch that"), reports someone's figure it goes on to reject, or
+    the next, short sentence retracts them ("That was wrong.")."""
+    retraction = _RETRACTION.search(sentence)
+    if retraction and (_REPORTED.search(sentence) or retraction.start() > len(sentence) // 3):
+        return retraction.start()
+    if _REPORTED.search(sentence) and _RETRACTION.search(following) and len(following.split()) <= 12:
+        return len(sentence)
+    return 0
+
+
 _NUMBER_WITH_UNITS = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s*(?!x\b)[A-Za-z]{1,12}(?:/[A-Za-z]{1,6})?)*")
 
 
@@ -117,7 +146,7 @@ def _plain_arithmetic(text: str, expression: str) -> bool:
     """Numbers (each with its units) joined by × x * · / + − and parentheses, and nothing else: no
     variable ("s/2"), no function ("√(2·60·28,800)"), no percentage, no comparison."""
     at = text.find(expression)
-    if at > 0 and re.search(r"(?:√|sqrt|log|exp|ln|[A-Za-z_])\s*$", text[:at]):
+    if at > 0 and re.search(r"(?:√|\b(?:sqrt|log|exp|ln))\s*\(?\s*$|[A-Za-z_(]$", text[:at]):
         return False
     skeleton = _NUMBER_WITH_UNITS.sub("N", expression)
     return bool(re.fullmatch(r"[N\s×x*·/+−()-]+", skeleton)) and skeleton.count("N") >= 2
@@ -168,8 +197,8 @@ def _arithmetic_slip(parsed: ParsedSentence, mention: Mention, *, several: bool)
         return None
     if arithmetic is None or not _plain_arithmetic(parsed.text, arithmetic.expression):
         return None
-    if arithmetic.unitless and mention.dim not in ("number", "count", "parameters", "tokens"):
-        return None  # "720/14.4 = 50 h": the units the candidate means are not written down
+    if arithmetic.unitless and mention.dim in ("seconds", "s_per_token"):
+        return None  # "720/14.4 = 50 h": hours are no power of 1000 of the unit the expression may be in
     if not clearly_disagrees(arithmetic, mention):
         return None
     unit = BASE_UNIT.get(mention.dim, "count")

@@ -1,0 +1,76 @@
+"""Claims read as a careful interviewer reads them: own arithmetic, restatements, scope, retractions."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import check_claims
+
+TEN_B = {"params": 10e9, "gpus": 8}
+
+
+def verdicts(text: str, facts: dict | None = None) -> list[str]:
+    return [c.verdict for c in check_claims(text, facts)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 x 80 x 8 x 128 x 2 = 655,360 bytes per token for the 70B.",
+        "So 512 × 2048 = 4M tokens in a global batch.",
+    ],
+)
+def test_written_arithmetic_is_checked_whatever_it_is_about(text):
+    assert "incorrect" in verdicts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 × 24 layers × 20 KV heads × 128 × 2 bytes = 245,760 bytes per token.",
+        "With an 8-stage pipeline and 32 microbatches, the bubble is (8-1)/(32+8-1) = 7/39, about 18%.",
+        "τ = √(2·60·28,800) ≈ 1,860 s ≈ 31 min.",
+        "At that rate the budget is gone in 720/14.4 = 50 h.",
+        "Weights: 7B × 2 bytes = 14 GB.",
+    ],
+)
+def test_right_or_unreadable_arithmetic_is_never_called_wrong(text):
+    assert "incorrect" not in verdicts(text)
+
+
+def test_a_restatement_in_another_unit_is_checked_against_itself():
+    assert verdicts("1.2e7 s is roughly 14 days.") == ["incorrect"]
+    assert verdicts("5.9e23 FLOPs at 2.0e17 FLOP/s is 2.9e6 s, which is about 8 days.")[-1] == "incorrect"
+    assert "incorrect" not in verdicts("That is 2.9e6 s, which is about 34 days.")
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Adam's momentum and variance together are 80 GB for this model.", TEN_B),
+        ("Twelve A100 replicas, each holding the full 4 GB of weights, is 48 GB of weights across the fleet.", {"params": 2e9}),
+        ("If the 1,000 req/s peak held all day, that'd be 86.4 million requests.", {"rate": 1000, "latency": 0.2}),
+    ],
+)
+def test_a_number_in_a_scope_the_topic_does_not_compute_is_asked_about_not_called_wrong(text, facts):
+    checks = check_claims(text, facts)
+    assert all(c.verdict != "incorrect" for c in checks)
+    assert any(c.verdict == "unverifiable" and "which quantity did you mean" in c.explanation for c in checks) or not checks
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I said 80 GB of model states before; that was wrong.",
+        "I said 80 GB of model states for the 10B model. That was wrong, it is 160 GB.",
+        "Earlier I claimed 80 GB for the model states of the 10B model, scratch that.",
+        "Some people say 10B params with Adam need 80 GB, but that is wrong.",
+        "Is it 80 GB of model states for the 10B model?",
+    ],
+)
+def test_retractions_reports_and_questions_are_not_claims_of_their_numbers(text):
+    assert "incorrect" not in verdicts(text, TEN_B)
+
+
+def test_the_same_figure_asserted_is_still_caught():
+    assert verdicts("10B params with Adam need 80 GB of model states.", TEN_B) == ["incorrect"]
