@@ -131,10 +131,14 @@ _VERB = re.compile(
     r"|moves?|turns?|leaves?|lands?|blows?|explodes?|overflows?|underflows?|diverges?|matters?|depends?)\b|[=≈→~]|\d\s*[x×]",
     re.IGNORECASE,
 )
+_STRUCTURED = re.compile(
+    r"\s[:=≈→<>≤≥]\s|[:=≈→]\s|->|\d\s*(?:[kKMGTP]i?B\b|[kmµ]?s\b|%|bytes?\b|tokens?\b|params?\b|FLOPs?\b|days?\b|hours?\b|min\b|GB/s|TB/s|x\b|×)"
+)
+"""A terse claim's skeleton: "ZeRO-3: 20 GB", "C = 6ND", "decode -> memory-bound", a number with its unit."""
 _HEADER = re.compile(r"^[\w /&+-]{1,30}:\s+(?=\S)")
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|should|may|might|must|i|we|you|they|it|because|since|which|therefore)\b"
-    r"|'s\b|’s\b|'re\b|'d\b|'ll\b|[=≈→]",
+    r"|'s\b|’s\b|'re\b|'d\b|'ll\b|\s[=≈→]|[=≈→]\s",
     re.IGNORECASE,
 )
 """Signs of a clause (a subject, an auxiliary, an equation) rather than a term: "split" and
@@ -238,7 +242,7 @@ def _is_mention(text: str) -> bool:
     if not words:
         return True
     finite = bool(_FINITE.search(body))
-    structured = bool(re.search(r"[:=≈→<>≤≥]|->|\d\s*(?:[a-zA-Z%/]|$)", body))
+    structured = bool(_STRUCTURED.search(body))
     if not finite and not structured and (len(words) <= 6 or (len(words) <= 8 and not _VERB.search(body))):
         return True
     segments = [s for s in _LIST_SPLIT.split(body) if s.strip()]
@@ -247,7 +251,8 @@ def _is_mention(text: str) -> bool:
         return True
     with_verbs = sum(bool(_FINITE.search(segment)) for segment in segments)
     phrases = sum(bool(_PHRASE.search(segment)) for segment in segments)
-    if len(segments) >= 4 and lengths[len(lengths) // 2] <= 2 and with_verbs <= 1 and phrases <= 1:
+    median = lengths[len(lengths) // 2]
+    if len(segments) >= 4 and phrases <= 1 and ((median <= 2 and with_verbs <= 1) or (median <= 3 and lengths[-1] <= 5 and with_verbs == 0)):
         return True  # "QKV, softmax, 1/√d_k, multi-head, Add & Norm, ...": a list even if one item looks like a verb
     return bool(re.search(r"\betc\.?\s*$", text.strip(), re.IGNORECASE)) and len(segments) >= 3 and not finite
 
