@@ -21,6 +21,7 @@ A sentence said twice counts once.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -48,6 +49,28 @@ _VALUE_DIMS = frozenset({"bytes", "seconds", "s_per_token", "FLOPs", "flops?", "
                          "fraction", "bytes_per_param", "tokens_per_param", "tokens_per_s", "req_per_s"})
 
 
+_STOP = frozenset(
+    "the a an of to in on for and or with by is are be that this it as at from its their than into per each so which when how "
+    "what why can not no more less about over under only also both all any".split()
+)
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """Content words of a text, cut to five letters so that plurals and tenses meet ("shards", "sharded")."""
+    return frozenset(word[:5] for word in re.findall(r"[a-z][a-z0-9-]{2,}", text.lower()) if word not in _STOP)
+
+
+@lru_cache(maxsize=512)
+def _description_stems(description: str) -> frozenset[str]:
+    return content_stems(description)
+
+
+def coverage(criterion: Criterion, hit: CriterionHit) -> float:
+    """Share of the criterion description's content words that the candidate's clean assertions use."""
+    stems = _description_stems(criterion.description)
+    return len(set(hit.covered) & stems) / len(stems) if stems else 0.0
+
+
 def matching_cues(patterns: list[str], sentence: str) -> list[str]:
     return [p for p in patterns if compiled(p).search(sentence)]
 
@@ -69,7 +92,10 @@ class CriterionHit:
     rejected: list[str] = field(default_factory=list)
     """Sentences that negate, reject or dismiss what the criterion asks for."""
     semantic: float = 0.0
+    """Similarity of the closest committed, explained, unnegated sentence (0 when none)."""
     semantic_quote: str | None = None
+    covered: dict[str, list[str]] = field(default_factory=dict)
+    """Content word (stem) of the criterion's description → the clean assertions that use it."""
 
     @property
     def cues(self) -> set[str]:
@@ -93,10 +119,11 @@ class CriterionHit:
         return list(dict.fromkeys(s for sentences in self.hedged.values() for s in sentences))
 
     def is_empty(self) -> bool:
-        return not (self.evidence or self.mentions or self.hedged or self.rejected or self.semantic)
+        return not (self.evidence or self.mentions or self.hedged or self.rejected or self.semantic or self.covered)
 
     def merge(self, other: CriterionHit) -> None:
-        for mine, theirs in ((self.evidence, other.evidence), (self.mentions, other.mentions), (self.hedged, other.hedged)):
+        for mine, theirs in ((self.evidence, other.evidence), (self.mentions, other.mentions), (self.hedged, other.hedged),
+                             (self.covered, other.covered)):
             for cue, sentences in theirs.items():
                 kept = mine.setdefault(cue, [])
                 kept.extend(s for s in sentences if s not in kept)
@@ -106,7 +133,7 @@ class CriterionHit:
 
     def discard(self, sentences: set[str]) -> None:
         """Forget what these sentences contributed (they turned out to be off-topic)."""
-        for table in (self.evidence, self.mentions, self.hedged):
+        for table in (self.evidence, self.mentions, self.hedged, self.covered):
             for cue in list(table):
                 table[cue] = [s for s in table[cue] if s not in sentences]
                 if not table[cue]:
@@ -123,6 +150,7 @@ class CriterionHit:
             "rejected": self.rejected,
             "semantic": round(self.semantic, 4),
             "semantic_quote": self.semantic_quote,
+            "covered": self.covered,
         }
 
     @classmethod
@@ -138,6 +166,7 @@ class CriterionHit:
             list(data.get("rejected") or []),
             float(data.get("semantic", 0.0)),
             data.get("semantic_quote"),
+            {word: list(s) for word, s in (data.get("covered") or {}).items()},
         )
 
 
@@ -361,7 +390,14 @@ class EvidenceFinder:
 
     def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit]) -> None:
         statement = analyse(sentence)
+        clean_assertion = statement.act in (Act.assertion, Act.hedge) and statement.form is Form.explained and not has_negation(sentence)
+        stems = content_stems(sentence) if clean_assertion else frozenset()
         for criterion in self.scenario.criteria:
+            shared = stems & _description_stems(criterion.description)
+            if shared:
+                hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))
+                for stem in shared:
+                    hit.covered.setdefault(stem, []).append(sentence)
             asks_count = criterion.id in self._asks and statement.asks
             if statement.act is Act.question and not asks_count:
                 continue
@@ -426,9 +462,9 @@ class EvidenceFinder:
                 if statement.act not in (Act.assertion, Act.hedge) or statement.form is Form.mention or has_negation(sentence):
                     continue
                 best, closest = row[index], sentence
-            hit = analysis.hits.get(criterion.id)
-            if hit is None and best >= SEMANTIC_PARTIAL:
-                hit = analysis.hits[criterion.id] = CriterionHit(criterion.id)
-            if hit is not None and best > hit.semantic:
+            if closest is None:
+                continue
+            hit = analysis.hits.setdefault(criterion.id, CriterionHit(criterion.id))
+            if best > hit.semantic:
                 hit.semantic, hit.semantic_quote = best, closest
         analysis.hits = {cid: hit for cid, hit in analysis.hits.items() if not hit.is_empty()}

@@ -18,12 +18,14 @@ from collections.abc import Iterable
 
 from interviewer.domain import CriterionResult, Scorecard, Status, StudyItem
 from interviewer.claims.units import BASE_UNIT
+from interviewer.engine import judge_model
 from interviewer.engine.statements import analyse
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.text import quote
 from rubrics.schema import TIER_WEIGHTS, Criterion, Scenario
 
 PARTIAL_SCORE = 0.5
+_SCORE = {Status.met: 1.0, Status.partial: PARTIAL_SCORE, Status.missed: 0.0}
 MAX_QUOTES = 2
 
 SENIOR_MUST, SENIOR_GOOD = 0.75, 0.45
@@ -62,43 +64,75 @@ def claim_contradicts(scenario: Scenario, criterion: Criterion, claims: Iterable
     return next((c for c in claims_about(scenario, criterion, claims) if c["verdict"] == "incorrect"), None)
 
 
-def judge_criterion(scenario: Scenario, criterion: Criterion, hit: CriterionHit | None, claims: list[dict], *,
-                    contradicted_by: list[dict] | None = None) -> CriterionResult:
-    hit = hit or CriterionHit(criterion.id)
+def mention_earns_partial(criterion: Criterion) -> bool:
+    """A bare mention earns partial credit only on a criterion about naming a technique, not one
+    that asks for a number."""
+    return "mention" in criterion.requires and "number" not in criterion.requires
+
+
+def rubric_rule(criterion: Criterion, hit: CriterionHit, contradicted_by: list[dict]) -> tuple[Status, str, list[str]]:
+    """The evidence-only verdict from counted cues: status, rationale, quotes."""
     cue_count = len(hit.cues)
     evidence = [quote(q) for q in hit.quotes[:MAX_QUOTES]]
     asked = "question" not in criterion.requires or any(analyse(q).asks for q in hit.quotes)
     numbered = "number" not in criterion.requires or any(cue.startswith("= ") for cue in hit.cues)
     if cue_count >= criterion.min_cues and asked and numbered:
-        status, score = Status.met, 1.0
+        status = Status.met
         rationale = f"{cue_count} asserted evidence cue(s) (needs {criterion.min_cues})."
     elif cue_count > 0:
-        status, score = Status.partial, PARTIAL_SCORE
+        status = Status.partial
         rationale = (f"{cue_count} of {criterion.min_cues} evidence cues asserted." if cue_count < criterion.min_cues
                      else "Asserted, but without the number it asks for." if not numbered
                      else "Stated, but not asked about the problem.")
     elif hit.hedged:
-        status, score = Status.partial, PARTIAL_SCORE
-        rationale = "Said, but hedged rather than committed to."
+        status, rationale = Status.partial, "Said, but hedged rather than committed to."
         evidence = [quote(q) for q in hit.hedged_quotes[:1]]
-    elif hit.mentions and "mention" in criterion.requires and "number" not in criterion.requires:
-        status, score = Status.partial, PARTIAL_SCORE
-        rationale = "Named, but not explained."
+    elif hit.mentions and mention_earns_partial(criterion):
+        status, rationale = Status.partial, "Named, but not explained."
         evidence = [quote(q) for q in hit.mention_quotes[:1]]
     elif hit.semantic >= SEMANTIC_PARTIAL and hit.semantic_quote:
-        status, score = Status.partial, PARTIAL_SCORE
+        status = Status.partial
         rationale = f"Paraphrased (similarity {hit.semantic:.2f}) without the specifics a grader looks for."
         evidence = [quote(hit.semantic_quote)]
     elif hit.rejected:
-        status, score = Status.missed, 0.0
-        rationale = f"Rejected rather than asserted: “{quote(hit.rejected[0])}”"
+        status, rationale, evidence = Status.missed, f"Rejected rather than asserted: “{quote(hit.rejected[0])}”", []
     else:
-        status, score = Status.missed, 0.0
+        status, evidence = Status.missed, []
         rationale = "No evidence in the answers." if not hit.mentions else "Only named in a list, where an explanation is needed."
     if contradicted_by and status is not Status.missed:
-        first = contradicted_by[0]
-        status, score = (Status.partial, PARTIAL_SCORE) if status is Status.met else (Status.missed, 0.0)
-        rationale += f" But it is contradicted by a misconception: “{quote(first['quote'])}”"
+        status = Status.partial if status is Status.met else Status.missed
+        rationale += f" But it is contradicted by a misconception: “{quote(contradicted_by[0]['quote'])}”"
+        if status is Status.missed:
+            evidence = []
+    return status, rationale, evidence
+
+
+def _calibrated(scenario: Scenario, criterion: Criterion, hit: CriterionHit, rule: Status, rationale: str, evidence: list[str],
+                contradicted: bool) -> tuple[Status, str, list[str]]:
+    model = judge_model.load()
+    if model is None:
+        return rule, rationale, evidence
+    x = judge_model.features(scenario, criterion, hit, rule, contradicted=contradicted)
+    status, probability = judge_model.decide(model, x)
+    if status is rule:
+        return rule, rationale, evidence
+    rationale += f" Calibrated against expert grading: {status.value} (probability {probability:.2f})."
+    if status is Status.missed:
+        return status, rationale, []
+    if not evidence:
+        pool = hit.quotes or hit.hedged_quotes or ([hit.semantic_quote] if hit.semantic_quote else []) or hit.mention_quotes
+        evidence = [quote(q) for q in pool[:MAX_QUOTES]]
+    return status, rationale, evidence
+
+
+def judge_criterion(scenario: Scenario, criterion: Criterion, hit: CriterionHit | None, claims: list[dict], *,
+                    contradicted_by: list[dict] | None = None, calibrated: bool = True) -> CriterionResult:
+    hit = hit or CriterionHit(criterion.id)
+    contradicted_by = contradicted_by or []
+    status, rationale, evidence = rubric_rule(criterion, hit, contradicted_by)
+    if calibrated:
+        status, rationale, evidence = _calibrated(scenario, criterion, hit, status, rationale, evidence, bool(contradicted_by))
+    score = _SCORE[status]
     about = claims_about(scenario, criterion, claims)
     wrong = next((c for c in about if c["verdict"] == "incorrect"), None)
     if wrong is not None:

@@ -135,6 +135,12 @@ def resume_interview(interview_id: int, *, settings: Settings, store: Transcript
 
 def grade_answers(scenario: Scenario, answers: list[str], *, use_embeddings: bool = True) -> Scorecard:
     """Score a finished set of answers (one per turn) without running the conversation."""
+    hits, claims, misconceptions = collect_evidence(scenario, answers, use_embeddings=use_embeddings)
+    return build_scorecard(scenario, hits, claims, mode="offline", misconceptions=misconceptions)
+
+
+def collect_evidence(scenario: Scenario, answers: list[str], *, use_embeddings: bool = True) -> tuple[dict[str, CriterionHit], list[dict], list[dict]]:
+    """What a finished set of answers shows: evidence per criterion, checked claims, misconceptions."""
     finder = EvidenceFinder(scenario, use_embeddings=use_embeddings)
     finder.preload(answers)
     seen: set[str] = set()
@@ -147,4 +153,4 @@ def grade_answers(scenario: Scenario, answers: list[str], *, use_embeddings: boo
             hits.setdefault(cid, CriterionHit(cid)).merge(hit)
         misconceptions.extend(m.to_dict() for m in analysis.misconceptions)
         claims.extend(check_claims_safely("\n".join(analysis.sentences), dict(scenario.facts)))
-    return build_scorecard(scenario, hits, claims, mode="offline", misconceptions=misconceptions)
+    return hits, claims, misconceptions
