@@ -340,6 +340,14 @@ class OfflineInterviewer:
             )
             return self._say(TurnKind.challenge, text, move="challenge", claim=wrong, citation=_dump(citation)), False
 
+        unsure = next((c for c in claims if _asks_which_quantity(c) and c["text"] not in self.state["challenged"]), None)
+        if unsure is not None and can_follow_up:
+            # A number that may be right in a scope the calculators did not compute: ask, as a careful interviewer would.
+            self.state["challenged"].append(unsure["text"])
+            self.state["followups"] += 1
+            text = f"{prefix}You said “{quote(unsure['text'])}”. {unsure['explanation']}"
+            return self._say(TurnKind.followup, text, move="clarify-claim", claim=unsure), False
+
         if step.id in analysis.wrong_answer_steps and step.id not in self.state["pushed"] and can_follow_up:
             self.state["pushed"].append(step.id)
             probe = self._unused(step.probes)
@@ -471,6 +479,12 @@ class OfflineInterviewer:
             reveal_model_answer=self.finished,
             misconceptions=self.state.get("misconceptions", []),
         )
+
+
+def _asks_which_quantity(claim: dict) -> bool:
+    """An unverified claim whose number may belong to another scope or component (see the claim checker)."""
+    working = claim.get("working") or []
+    return claim.get("verdict") == "unverifiable" and bool(working) and "outside the computed scope" in working[0]
 
 
 def attach_study_citations(scorecard: Scorecard) -> Scorecard:

@@ -288,3 +288,13 @@ async def test_a_denied_misconception_gets_no_pushback(store):
         "I would not keep a constant learning rate: linear warmup over the first couple of thousand steps, then cosine decay."))
     assert all(e.turn.kind is not TurnKind.pushback for e in events if isinstance(e, ev.InterviewerMessage))
     assert agent.state["misconceptions"] == []
+
+
+async def test_a_number_in_another_scope_gets_a_clarifying_question_not_a_challenge(store):
+    agent = new_agent(store, "train-10b-8gpu")
+    await collect(agent.start())
+    events = await collect(agent.respond("Adam's momentum and variance together are 80 GB for this model, and I'd shard everything with ZeRO-3."))
+    replies = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)]
+    assert replies and replies[0].kind is TurnKind.followup and replies[0].meta["move"] == "clarify-claim"
+    assert "which quantity did you mean" in replies[0].text
+    assert all(r.kind is not TurnKind.challenge for r in replies)
