@@ -45,6 +45,10 @@ ROWS = [
     ("retrieval_recall.py", "recall@3", "retrieval recall@3", "", "≥ 0.9"),
     ("claims_accuracy.py", "correct_called_incorrect", "claims: correct called incorrect", "", "0"),
     ("claims_accuracy.py", "wrong_caught", "claims: wrong claims caught", "", "≥ 0.9"),
+    ("claims_accuracy.py --set sealed", "false_alarms", "claims, sealed blind set: texts with a false 'incorrect'", "", "0"),
+    ("claims_accuracy.py --set sealed", "wrong_caught_share", "claims, sealed blind set: wrong claims caught", "", "≥ 0.9"),
+    ("judge_accuracy.py --set sealed", "criterion_agreement", "judge, sealed blind set: criterion agreement", "", "≥ 0.85"),
+    ("judge_accuracy.py --set sealed", "mean_abs_error", "judge, sealed blind set: mean |score − expert|", "", "≤ 8"),
     ("fuzz_claims.py", "inputs", "claim-parser fuzz: inputs", "", ""),
     ("fuzz_claims.py", "crashes", "claim-parser fuzz: crashes", "", "0"),
     ("fuzz_claims.py", "slow_calls", "claim-parser fuzz: calls over 2 s", "", ""),
@@ -54,8 +58,10 @@ ROWS = [
 
 
 def run(script: str, extra: list[str]) -> tuple[dict | None, str]:
+    """``script`` may carry its own arguments ("judge_accuracy.py --set sealed")."""
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(HERE / script), "--json", *extra], capture_output=True, text=True)
+    name, *arguments = script.split()
+    proc = subprocess.run([sys.executable, str(HERE / name), "--json", *arguments, *extra], capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     try:
         text = proc.stdout

@@ -363,18 +363,15 @@ class EvidenceFinder:
         for sentence in fresh:
             self._read_sentence(sentence, hits)
         wrong_steps: list[str] = []
-        misconceptions: list[Misconception] = []
-        for step in self.scenario.steps:
-            quote = self._asserted_match(step.wrong_answer_cues, fresh)
-            if quote:
-                wrong_steps.append(step.id)
-                misconceptions.append(Misconception(step.id, step.common_wrong_answer.strip(), quote, list(step.contradicts)))
         anti: list[str] = []
-        for pattern in self.scenario.anti_patterns:
-            quote = self._asserted_match(pattern.cues, fresh)
+        misconceptions: list[Misconception] = []
+        wrong_answers = [(step.id, step.common_wrong_answer, step.wrong_answer_cues, step.contradicts, wrong_steps) for step in self.scenario.steps]
+        wrong_answers += [(a.id, a.description, a.cues, a.contradicts, anti) for a in self.scenario.anti_patterns]
+        for item_id, description, cues, contradicts, found in wrong_answers:
+            quote = self._asserted_match(cues, fresh)
             if quote:
-                anti.append(pattern.id)
-                misconceptions.append(Misconception(pattern.id, pattern.description.strip(), quote, list(pattern.contradicts)))
+                found.append(item_id)
+                misconceptions.append(Misconception(item_id, description.strip(), quote, list(contradicts)))
         analysis = TurnAnalysis(
             sentences=fresh,
             injections=injections,
