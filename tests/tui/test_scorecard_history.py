@@ -282,3 +282,22 @@ async def test_history_search_box_takes_f_and_slash_as_letters(app, store):
         await pilot.press("slash", *"fp16/bf16")
         assert app.focused.id == "history-search"
         assert app.focused.value == "fp16/bf16"
+
+
+async def test_scorecard_lists_misconceptions_with_the_candidates_words():
+    from textual.app import App
+
+    from tui_fakes import fake_scorecard
+
+    card = fake_scorecard(TRAINING_SCENARIO).model_copy(update={"misconceptions": [
+        {"id": "plain-data-parallel", "description": "Proposes plain data parallelism.", "quote": "Just use plain DDP.", "contradicts": []},
+    ]})
+
+    class OneCard(App):
+        def compose(self):
+            yield ScorecardView(card)
+
+    async with OneCard().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        shown = str(pilot.app.query_one("#misconceptions").render())
+        assert "Proposes plain data parallelism." in shown and "“Just use plain DDP.”" in shown
