@@ -3,7 +3,7 @@
 Usage: python bench/judge_accuracy.py [--set sealed|dev|DIR] [--json] [--verbose]
 
 Each file in ``bench/data/judge_sealed`` (the sealed test set: run it only to measure) or
-``bench/data/judge_dev`` and ``judge_dev2`` (the dev set: tune freely) holds one scenario's answer sets, each labelled
+``bench/data/judge_dev``, ``judge_dev2`` and ``judge_dev3`` (the dev set: tune freely) holds one scenario's answer sets, each labelled
 by an expert who saw only what a candidate sees (the scenario's prompt, questions and criteria):
 met / partial / missed per criterion, the expected score and level, and the exact words of every
 planted wrong number. For each set the bench runs ``grade_answers`` and reports:
@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DATA = ROOT / "bench" / "data"
-SETS = {"sealed": [DATA / "judge_sealed"], "dev": [DATA / "judge_dev", DATA / "judge_dev2"]}
+SETS = {"sealed": [DATA / "judge_sealed"], "dev": [DATA / "judge_dev", DATA / "judge_dev2", DATA / "judge_dev3"]}
 MUST_EARN_NOTHING = ("keyword-list", "rejecting", "off-topic", "injection")
 NOTHING_BAR = 20.0
 ORDER = ("strong", "adequate", "weak")

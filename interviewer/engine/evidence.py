@@ -23,10 +23,20 @@ from __future__ import annotations
 import math
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from interviewer.engine.statements import Act, Form, addressed_to_grader, analyse, carries_negation, dismisses, has_negation, tightly_negated
+from interviewer.engine.statements import (
+    Act,
+    Form,
+    addressed_to_grader,
+    analyse,
+    carries_negation,
+    dismisses,
+    has_negation,
+    is_bare_fact,
+    tightly_negated,
+)
 from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, split_sentences
 from rubrics.schema import Criterion, Scenario
 
@@ -58,6 +68,11 @@ _STOP = frozenset(
 def content_stems(text: str) -> frozenset[str]:
     """Content words of a text, cut to five letters so that plurals and tenses meet ("shards", "sharded")."""
     return frozenset(word[:5] for word in re.findall(r"[a-z][a-z0-9-]{2,}", text.lower()) if word not in _STOP)
+
+
+_GENERIC_STEMS = content_stems("gb gib mb mib kb tb bytes byte ms seconds second days hours tokens token flops params parameters "
+                                "gpu gpus about total each one two four times")
+"""Units and filler: sharing one of these says nothing about sharing a topic."""
 
 
 @lru_cache(maxsize=512)
@@ -221,6 +236,25 @@ def _quantities(description: str, given: tuple[str, ...]) -> tuple[tuple[str, fl
     return tuple(found)
 
 
+
+
+@lru_cache(maxsize=64)
+def _quantity_contexts(description: str, given: tuple[str, ...]) -> dict[tuple[str, float], frozenset[str]]:
+    """For each quantity of a description, the content words around it ("20 GB of model states per GPU")."""
+    from interviewer.claims.parser import parse_sentence
+
+    try:
+        mentions = parse_sentence(description).mentions
+    except (ArithmeticError, ValueError):
+        return {}
+    contexts: dict[tuple[str, float], frozenset[str]] = {}
+    for mention in mentions:
+        around = content_stems(description[max(0, mention.start - 70): mention.end + 50]) - _GENERIC_STEMS
+        key = (mention.dim, mention.value)
+        contexts[key] = contexts.get(key, frozenset()) | around
+    return contexts
+
+
 def _close(a: float, b: float, tolerance: float = VALUE_TOLERANCE) -> bool:
     if a == 0 or b == 0:
         return a == b
@@ -243,17 +277,22 @@ def _numbers_in(sentence: str) -> tuple:
         return ()
 
 
-def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...]) -> list[str]:
+def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...],
+                contexts: dict[tuple[str, float], frozenset[str]]) -> list[str]:
+    """Quantities of the criterion the sentence states, in any unit, about the same thing: a number
+    matches only when the sentence shares a word with what surrounds it in the criterion ("20 GB of
+    model states per GPU" is not "the bf16 weights are 20 GB")."""
     if not quantities or not any(ch.isdigit() for ch in sentence):
         return []
     mentions = _numbers_in(sentence)
+    words = content_stems(sentence)
     cues = []
     for mention in mentions:
         if statement_negated(mention.start, mention.end):
             continue
         values = [mention.value] + ([mention.binary_alternative] if mention.binary_alternative else [])
         for dim, expected in quantities:
-            if mention.dim == dim and any(v and _close(v, expected) for v in values):
+            if mention.dim == dim and any(v and _close(v, expected) for v in values) and words & contexts.get((dim, expected), words):
                 cues.append(f"= {_plain(expected)} {dim}")
     return cues
 
@@ -296,6 +335,14 @@ def quote_asserts(criterion: Criterion, quoted: str, answers: list[str]) -> bool
             if statement.negated_at(match.start(), match.end()) and not _negative_in_rubric(criterion.description, pattern):
                 return False
     return not dismisses(holder)
+
+
+def _answer_is_a_list(sentences: list[str]) -> bool:
+    """Most of the answer is bare terms and figures: then its bare figures are list items too."""
+    if len(sentences) < 2:
+        return False
+    bare = sum(analyse(s).form is Form.mention or is_bare_fact(s) for s in sentences)
+    return bare * 3 >= len(sentences) * 2
 
 
 class EvidenceFinder:
@@ -360,8 +407,9 @@ class EvidenceFinder:
                 seen.add(key)
                 fresh.append(sentence)
         hits: dict[str, CriterionHit] = {}
+        listed = _answer_is_a_list(fresh)
         for sentence in fresh:
-            self._read_sentence(sentence, hits)
+            self._read_sentence(sentence, hits, as_mention=listed and is_bare_fact(sentence))
         wrong_steps: list[str] = []
         anti: list[str] = []
         misconceptions: list[Misconception] = []
@@ -385,8 +433,10 @@ class EvidenceFinder:
             self.add_semantic(analysis)
         return analysis
 
-    def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit]) -> None:
+    def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit], *, as_mention: bool = False) -> None:
         statement = analyse(sentence)
+        if as_mention:
+            statement = replace(statement, form=Form.mention)
         clean_assertion = statement.act in (Act.assertion, Act.hedge) and statement.form is Form.explained and not has_negation(sentence)
         stems = content_stems(sentence) if clean_assertion else frozenset()
         for criterion in self.scenario.criteria:
@@ -399,7 +449,8 @@ class EvidenceFinder:
             if statement.act is Act.question and not asks_count:
                 continue
             matches = [(p, m) for p in criterion.evidence if (m := compiled(p).search(sentence))]
-            values = _value_cues(sentence, statement.negated_at, criterion_quantities(self.scenario, criterion))
+            values = _value_cues(sentence, statement.negated_at, criterion_quantities(self.scenario, criterion),
+                                 _quantity_contexts(criterion.description, (*self.scenario.given, self.scenario.prompt)))
             if not matches and not values:
                 continue
             hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))

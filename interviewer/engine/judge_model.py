@@ -15,7 +15,7 @@ rule's verdict. ``bench/train_judge.py`` measures it leave-one-scenario-out on t
 these limits and records the figure in the weights file.
 
 The weights (``judge_model.json``) are trained by ``bench/train_judge.py`` on the dev answer sets
-only (``bench/data/judge_dev``, ``judge_dev2``), deterministically; the file records the data it
+only (``bench/data/judge_dev``, ``judge_dev2``, ``judge_dev3``), deterministically; the file records the data it
 was trained on and the leave-one-scenario-out agreement measured before shipping.
 """
 

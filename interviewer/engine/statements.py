@@ -112,7 +112,12 @@ _DISMISSIVE = re.compile(
     r"|with\s+extra\s+(?:steps|math)"
     r"|(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:that\s+|really\s+)?(?:important|needed|necessary|required|worth\w*|a\s+(?:problem|concern|issue|thing))"
     r"|not\s+(?:needed|necessary|required|worth\w*|important)|(?:doesn'?t|don'?t|does\s+not|do\s+not)\s+(?:really\s+)?(?:matter|help|hold\s+up|apply)"
-    r"|(?:wouldn'?t|won'?t|don'?t|never)\s+bother|a\s+crutch|a\s+distraction|(?:is|are)\s+(?:too\s+)?(?:fragile|academic))\b",
+    r"|(?:wouldn'?t|won'?t|don'?t|never)\s+bother|a\s+crutch|a\s+distraction|(?:is|are)\s+(?:too\s+)?(?:fragile|academic)"
+    r"|a\s+solution\s+looking\s+for\s+a\s+problem|busywork|cargo[- ]cult\w*|a\s+distinction\s+without\s+a\s+difference|nobody\s+(?:really\s+)?needs"
+    r"|a\s+(?:\w+\s+)?tax\b|a\s+textbook\s+(?:worry|concern|problem)|for\s+(?:nothing|no\s+reason)|throws?\s+(?:\w+\s+)?away"
+    r"|(?:under\s+)?(?:another|a\s+different)\s+name|just\s+renamed|with\s+better\s+(?:pr|marketing)|same\s+story|not\s+our\s+(?:problem|concern)"
+    r"|(?:is|are)\s+(?:a\s+)?(?:myth|overhyped|snake\s+oil|theater|theatre)|^\s*oh\s+(?:great|sure|joy)\b|i'?d\s+never|never\s+(?:set|use|need|bother)"
+    r"|that'?s\s+a\s+(?:hard\s+)?no|a\s+no\s+from\s+me|^\s*sure,?\s+(?:we|you|i)\s+could|same\s+thing)\b",
     re.IGNORECASE,
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",
@@ -138,13 +143,15 @@ _STRUCTURED = re.compile(
 _HEADER = re.compile(r"^[\w /&+-]{1,30}:\s+(?=\S)")
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|should|may|might|must|i|we|you|they|it|because|since|which|therefore)\b"
-    r"|'s\b|’s\b|'re\b|'d\b|'ll\b|\s[=≈→]|[=≈→]\s",
+    r"|'s\b|’s\b|'re\b|'d\b|'ll\b|\s[=≈]|[=≈]\s",
     re.IGNORECASE,
 )
 """Signs of a clause (a subject, an auxiliary, an equation) rather than a term: "split" and
 "reduce" name techniques in a list as often as they are verbs."""
 _PHRASE = re.compile(r"\b(?:at|into|in|on|with|for|by|from|to|of|the|a|an|per)\b", re.IGNORECASE)
 """Prepositions and articles: "TPOT histograms at the gateway" is a phrase of a description, not a term."""
+_KEY_VALUE = re.compile(r"[^:;|]{1,30}:\s*[^:;|]{1,40}")
+_CHAIN_SPLIT = re.compile(r"\s*(?:→|->|=>|\||;|\s/\s|,)\s*")
 _LIST_SPLIT = re.compile(r"\s*(?:[,;/+&|]|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
 _LEADING_IMPERATIVE = re.compile(r"^\s*(?:use|using|try|add|enable|turn\s+on|consider|pick|choose|go\s+with|apply|do)\b[:\s]*", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’.%-]+")
@@ -202,10 +209,16 @@ def span_negated(text: str, start: int, end: int) -> bool:
 
 
 def _in_dismissed_clause(text: str, start: int, end: int) -> bool:
+    """The span's clause dismisses it, or the clause right after is a short dismissal of it
+    ("RoPE is sinusoidal again — same thing")."""
     cuts = [m.start() for m in _DISMISSAL_CLAUSE.finditer(text)]
     left = max((c for c in cuts if c < start), default=-1) + 1
     right = min((c for c in cuts if c >= end), default=len(text))
-    return bool(_DISMISSIVE.search(text[left:start]) or _DISMISSIVE.search(text[end:right]))
+    if _DISMISSIVE.search(text[left:start]) or _DISMISSIVE.search(text[end:right]):
+        return True
+    following = min((c for c in cuts if c > right), default=len(text))
+    tail = text[right + 1:following]
+    return len(_WORD.findall(tail)) <= 5 and bool(_DISMISSIVE.search(tail))
 
 
 def tightly_negated(text: str, start: int, end: int) -> bool:
@@ -245,6 +258,14 @@ def _is_mention(text: str) -> bool:
     structured = bool(_STRUCTURED.search(body))
     if not finite and not structured and (len(words) <= 6 or (len(words) <= 8 and not _VERB.search(body))):
         return True
+    pairs = [p for p in re.split(r"\s*[;|]\s*|,\s+(?=[^,:]{1,30}:)", text.strip().rstrip(".;")) if p.strip()]
+    if len(pairs) >= 2 and not finite and all(_KEY_VALUE.fullmatch(p) for p in pairs):
+        return True  # "per token: 0.5 MiB; 32k seq: 16 GiB; weights: 13.5 GB": a list of labelled figures
+    chain = [s for s in _CHAIN_SPLIT.split(body) if s.strip()]
+    if len(chain) >= 4 and not finite:
+        chain_lengths = sorted(len(_WORD.findall(s)) for s in chain)
+        if chain_lengths[len(chain_lengths) // 2] <= 3 and chain_lengths[-1] <= 6:
+            return True  # "loss scaling → GradScaler → dynamic → skip step on inf", "A / B / C / D": a chain of terms
     segments = [s for s in _LIST_SPLIT.split(body) if s.strip()]
     lengths = sorted(len(_WORD.findall(s)) for s in segments)
     if len(segments) >= 3 and lengths[-1] <= 4 and not _VERB.search(body) and not structured:
@@ -275,6 +296,16 @@ def analyse(sentence: str) -> Statement:
 
 
 _RUBRIC_VERDICT = re.compile(r"\b(?:met|satisf\w*|covered|pass(?:ed|es)?|complete|done|fulfilled)\b", re.IGNORECASE)
+
+
+_DERIVATION = re.compile(r"[=≈]|\d\s*[×x*/]\s*\d|\d\s*[×x*]\s*\w|\bso\b|\bbecause\b|\bsince\b", re.IGNORECASE)
+
+
+def is_bare_fact(sentence: str) -> bool:
+    """A verbless fragment that only states a term with a figure ("120 GB", "20 GB/GPU", "32k seq:
+    16 GiB"): a claim when the candidate writes terse notes that also derive things, a list item
+    when the whole answer is such fragments."""
+    return not _FINITE.search(sentence) and not _DERIVATION.search(sentence) and len(_WORD.findall(sentence)) <= 8
 
 
 def addressed_to_grader(sentences: list[str], rubric_ids: frozenset[str] = frozenset()) -> list[bool]:
