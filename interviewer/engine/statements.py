@@ -150,6 +150,14 @@ _FINITE = re.compile(
 "reduce" name techniques in a list as often as they are verbs."""
 _PHRASE = re.compile(r"\b(?:at|into|in|on|with|for|by|from|to|of|the|a|an|per)\b", re.IGNORECASE)
 """Prepositions and articles: "TPOT histograms at the gateway" is a phrase of a description, not a term."""
+_TELEGRAPHIC_CLAIM = re.compile(
+    r"[∝≪≫≈<>≤≥⇒÷]|\s=|=\s|(?<![\w-])(?:never|not)\b|n't"
+    r"|\b(?:attends|reads|rotates|depends|extrapolates|caps|grows|shrinks|stalls|mitigates|dominates|wins|beats|hides|saves|cuts"
+    r"|halves|doubles|splits\s+(?:the|each|across)|fits|breaks|costs)\b",
+    re.IGNORECASE,
+)
+"""What makes a verbless note a claim rather than a list of terms: a relation, a negation or
+restriction, or a verb of what happens (a figure alone does not: "16 bytes/param, 160 GB" is a list)."""
 _KEY_VALUE = re.compile(r"[^:;|]{1,30}:\s*[^:;|]{1,40}")
 _CHAIN_SPLIT = re.compile(r"\s*(?:→|->|=>|\||;|\s/\s|,)\s*")
 _LIST_SPLIT = re.compile(r"\s*(?:[,;/+&|]|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
@@ -250,7 +258,7 @@ def _is_mention(text: str) -> bool:
         return False
     body = _LEADING_IMPERATIVE.sub("", text.strip().rstrip(".!"))
     body = re.sub(r"\betc\.?$", "", body, flags=re.IGNORECASE).strip()
-    body = _HEADER.sub("", body)  # "Memory: ZeRO-3, FSDP" is a list; "Monitoring: TTFT histograms per replica, ..." a claim
+    body = _HEADER.sub("", re.sub(r"^\s*tl;\s?dr\s*:?\s*", "", body, flags=re.IGNORECASE))  # "Memory: ZeRO-3, FSDP" is a list
     words = _WORD.findall(body)
     if not words:
         return True
@@ -261,6 +269,8 @@ def _is_mention(text: str) -> bool:
     pairs = [p for p in re.split(r"\s*[;|]\s*|,\s+(?=[^,:]{1,30}:)", text.strip().rstrip(".;")) if p.strip()]
     if len(pairs) >= 2 and not finite and all(_KEY_VALUE.fullmatch(p) for p in pairs):
         return True  # "per token: 0.5 MiB; 32k seq: 16 GiB; weights: 13.5 GB": a list of labelled figures
+    if _TELEGRAPHIC_CLAIM.search(body):
+        return False  # "n×n never in HBM → O(n) mem", "new tok attends over the cached prefix; mem ∝ n": terse notes that claim
     chain = [s for s in _CHAIN_SPLIT.split(body) if s.strip()]
     if len(chain) >= 4 and not finite:
         chain_lengths = sorted(len(_WORD.findall(s)) for s in chain)
