@@ -2,14 +2,16 @@
 
 Evidence is a statement, not a word. Each sentence is read by ``statements`` first:
 - only an on-topic *assertion* counts. A question counts only for a criterion about asking (framing
-  the problem). A hedge ("maybe ZeRO-3?") or a bare mention (a keyword, a list of terms) counts only
-  as a mention. Text addressed to the grader counts for nothing;
+  the problem). A hedge ("I guess ZeRO-3 or something") earns partial credit at most; a bare mention
+  (a keyword, a list of terms, an answer of bare figures) earns partial credit only on a criterion
+  about naming a technique (see ``scoring``). Text addressed to the grader counts for nothing;
 - a cue (a criterion's evidence regex) found in a span the sentence negates, rejects or dismisses
   ("ZeRO-3 is overkill", "decode is not memory-bound") is a rejection of that criterion, never
   evidence for it;
 - a criterion that asks for a quantity is matched by value: every quantity in the criterion's
   description (bar the scenario's given facts) is compared with the numbers the candidate asserts,
-  in any unit or notation, within ``VALUE_TOLERANCE``;
+  in any unit or notation, within ``VALUE_TOLERANCE``, when the sentence shares a word with what
+  surrounds that quantity in the description;
 - meaning: MiniLM similarity between each sentence and the criterion's description credits a
   paraphrase with "partly met" (never "met") when the sentence asserts without negation, and a
   sentence far from every criterion and question of the scenario is off-topic: its cues are dropped.
