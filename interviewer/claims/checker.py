@@ -392,11 +392,13 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
             check = second
     if check.verdict == "incorrect" and (scope := _other_scope(parsed, mention, topic, check)):
         # The clause speaks of a scope or component this topic does not compute: ask, do not assert.
+        words = scope.group().strip()
+        computed = format_value(check.computed, check.unit) if check.computed is not None else "another figure"
         return check.model_copy(update={
             "verdict": "unverifiable", "computed": None,
-            "explanation": f"{check.explanation} But your sentence speaks of “{scope.group().strip()}”, which that computation does not "
-                           f"cover, so I may be comparing different things: which quantity did you mean?",
-            "working": [f"not judged: “{scope.group().strip()}” is outside the computed scope", *check.working],
+            "explanation": f"You said {said}, and your sentence speaks of “{words}”. What I can compute here is the {topic.quantity}, "
+                           f"{computed}, which is not that, so I may be comparing different things: which quantity did you mean?",
+            "working": [f"not judged: “{words}” is outside the computed scope", f"computed instead: {check.explanation}", *check.working],
         })
     if check.verdict in ("incorrect",) or _not_judged(check):
         others = alternatives(parsed, mention, topic.id)

@@ -345,7 +345,7 @@ class OfflineInterviewer:
             # A number that may be right in a scope the calculators did not compute: ask, as a careful interviewer would.
             self.state["challenged"].append(unsure["text"])
             self.state["followups"] += 1
-            text = f"{prefix}You said “{quote(unsure['text'])}”. {unsure['explanation']}"
+            text = f"{prefix}About “{quote(unsure['text'])}”: {unsure['explanation']}"
             return self._say(TurnKind.followup, text, move="clarify-claim", claim=unsure), False
 
         if step.id in analysis.wrong_answer_steps and step.id not in self.state["pushed"] and can_follow_up:
