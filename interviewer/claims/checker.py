@@ -201,15 +201,24 @@ def _arithmetic_slip(parsed: ParsedSentence, mention: Mention, *, several: bool)
         return None  # "720/14.4 = 50 h": hours are no power of 1000 of the unit the expression may be in
     if not clearly_disagrees(arithmetic, mention):
         return None
+    return _wrong_own_arithmetic(arithmetic, mention, _said(mention), text=_claim_text(parsed, mention, several),
+                                 quantity="your own arithmetic", span=(parsed.offset + mention.start, parsed.offset + mention.end))
+
+
+def _claimed_value(mention: Mention) -> float:
+    """The number claimed: the value, or the middle of a stated range."""
+    return mention.value if mention.low is None else (mention.low + mention.high) / 2  # type: ignore[operator]
+
+
+def _wrong_own_arithmetic(arithmetic: Arithmetic, mention: Mention, said: str, **fields) -> ClaimCheck:
+    """Incorrect by the candidate's own arithmetic, which gives another number than the one said."""
     unit = BASE_UNIT.get(mention.dim, "count")
-    claimed = mention.value if mention.low is None else (mention.low + mention.high) / 2  # type: ignore[operator]
+    claimed = _claimed_value(mention)
     shown = _plain_number(arithmetic.value) if arithmetic.unitless else format_value(arithmetic.value, unit)
     return ClaimCheck(
-        text=_claim_text(parsed, mention, several), quantity="your own arithmetic", claimed=_finite(claimed),
-        computed=None if arithmetic.unitless else _finite(arithmetic.value), unit=unit, verdict="incorrect",
-        explanation=f"You said {_said(mention)}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",
+        **fields, claimed=_finite(claimed), computed=None if arithmetic.unitless else _finite(arithmetic.value), unit=unit,
+        verdict="incorrect", explanation=f"You said {said}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",
         working=[f"{arithmetic.expression} = {arithmetic.value:.6g}" + ("" if arithmetic.unitless else f" {unit}"), f"the claim is {claimed:.6g} {unit}"],
-        span=(parsed.offset + mention.start, parsed.offset + mention.end),
     )
 
 
@@ -398,7 +407,7 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
             "verdict": "unverifiable", "computed": None,
             "explanation": f"You said {said}, and your sentence speaks of “{words}”. What I can compute here is the {topic.quantity}, "
                            f"{computed}, which is not that, so I may be comparing different things: which quantity did you mean?",
-            "working": [f"not judged: “{words}” is outside the computed scope", f"computed instead: {check.explanation}", *check.working],
+            "working": [f"not judged: “{words}” is {OUTSIDE_SCOPE}", f"computed instead: {check.explanation}", *check.working],
         })
     if check.verdict in ("incorrect",) or _not_judged(check):
         others = alternatives(parsed, mention, topic.id)
@@ -430,6 +439,16 @@ def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: 
     return None
 
 
+OUTSIDE_SCOPE = "outside the computed scope"
+
+
+def asks_which_quantity(claim: dict) -> bool:
+    """An unverified claim (as a dict) whose number may belong to another scope or component: the
+    interviewer asks which quantity was meant (see ``_other_scope``)."""
+    working = claim.get("working") or []
+    return claim.get("verdict") == "unverifiable" and bool(working) and OUTSIDE_SCOPE in working[0]
+
+
 def _not_judged(check: ClaimCheck) -> bool:
     """A claim that did not match but was not called incorrect because an input was uncertain."""
     return check.verdict == "unverifiable" and bool(check.working) and check.working[0].startswith("not judged:")
@@ -439,16 +458,13 @@ def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: 
               arithmetic: Arithmetic | None = None) -> ClaimCheck:
     unit = BASE_UNIT.get(mention.dim, "count")
     base = dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator)
-    claimed_value = mention.value if mention.low is None else (mention.low + mention.high) / 2  # type: ignore[operator]
+    claimed_value = _claimed_value(mention)
     try:
         evaluation = EVALUATORS[topic.id](resolver, mention, topic)
     except (MissingInput, InvalidInput) as error:
         if arithmetic is not None and clearly_disagrees(arithmetic, mention):
             # The inputs are not all known, but the sentence's own arithmetic is: it gives another number.
-            shown = format_value(arithmetic.value, unit) if not arithmetic.unitless else _plain_number(arithmetic.value)
-            return ClaimCheck(**base | {"calculator": None}, claimed=_finite(claimed_value), computed=_finite(arithmetic.value) if not arithmetic.unitless else None, unit=unit,
-                              verdict="incorrect", explanation=f"You said {said}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",
-                              working=[f"{arithmetic.expression} = {arithmetic.value:.6g}" + ("" if arithmetic.unitless else f" {unit}"), f"the claim is {claimed_value:.6g} {unit}"])
+            return _wrong_own_arithmetic(arithmetic, mention, said, **base | {"calculator": None})
         return _not_computed(error, base, claimed_value, unit, said, topic)
     except Exception as error:  # never let one odd sentence break the interview
         logger.exception("claim check failed for %r", mention.text)

@@ -217,44 +217,20 @@ class TurnAnalysis:
 
 
 @lru_cache(maxsize=64)
-def _quantities(description: str, given: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
-    """The quantities a criterion's description names, less those the scenario gives the candidate."""
-    from interviewer.claims.parser import parse_sentence
-
-    def read(text: str) -> list[tuple[str, float]]:
-        try:
-            mentions = parse_sentence(text).mentions
-        except (ArithmeticError, ValueError):
-            return []
-        return [(m.dim, m.value) for m in mentions if m.dim in _VALUE_DIMS and m.value and math.isfinite(m.value)]
-
-    known = [q for text in given for q in read(text)]
-    found = []
-    for dim, value in read(description):
-        if any(d == dim and _close(v, value) for d, v in known):
+def _figures(description: str, given: tuple[str, ...]) -> dict[tuple[str, float], frozenset[str]]:
+    """The quantities a criterion's description names, less those the scenario gives the candidate,
+    each with the content words around it ("20 GB of model states per GPU")."""
+    known = [(m.dim, m.value) for text in given for m in _numbers_in(text)]
+    figures: dict[tuple[str, float], frozenset[str]] = {}
+    for mention in _numbers_in(description):
+        if mention.dim not in _VALUE_DIMS or not mention.value or not math.isfinite(mention.value):
             continue
-        if (dim, value) not in found:
-            found.append((dim, value))
-    return tuple(found)
-
-
-
-
-@lru_cache(maxsize=64)
-def _quantity_contexts(description: str, given: tuple[str, ...]) -> dict[tuple[str, float], frozenset[str]]:
-    """For each quantity of a description, the content words around it ("20 GB of model states per GPU")."""
-    from interviewer.claims.parser import parse_sentence
-
-    try:
-        mentions = parse_sentence(description).mentions
-    except (ArithmeticError, ValueError):
-        return {}
-    contexts: dict[tuple[str, float], frozenset[str]] = {}
-    for mention in mentions:
+        if any(d == mention.dim and _close(v, mention.value) for d, v in known if d in _VALUE_DIMS and v and math.isfinite(v)):
+            continue
         around = content_stems(description[max(0, mention.start - 70): mention.end + 50]) - _GENERIC_STEMS
         key = (mention.dim, mention.value)
-        contexts[key] = contexts.get(key, frozenset()) | around
-    return contexts
+        figures[key] = figures.get(key, frozenset()) | around
+    return figures
 
 
 def _close(a: float, b: float, tolerance: float = VALUE_TOLERANCE) -> bool:
@@ -265,7 +241,12 @@ def _close(a: float, b: float, tolerance: float = VALUE_TOLERANCE) -> bool:
 
 
 def criterion_quantities(scenario: Scenario, criterion: Criterion) -> tuple[tuple[str, float], ...]:
-    return _quantities(criterion.description, (*scenario.given, scenario.prompt))
+    return tuple(criterion_figures(scenario, criterion))
+
+
+def criterion_figures(scenario: Scenario, criterion: Criterion) -> dict[tuple[str, float], frozenset[str]]:
+    """The criterion's quantities (dimension, value) with the words around each in its description."""
+    return _figures(criterion.description, (*scenario.given, scenario.prompt))
 
 
 @lru_cache(maxsize=2048)
@@ -279,12 +260,11 @@ def _numbers_in(sentence: str) -> tuple:
         return ()
 
 
-def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, float], ...],
-                contexts: dict[tuple[str, float], frozenset[str]]) -> list[str]:
+def _value_cues(sentence: str, statement_negated, figures: dict[tuple[str, float], frozenset[str]]) -> list[str]:
     """Quantities of the criterion the sentence states, in any unit, about the same thing: a number
     matches only when the sentence shares a word with what surrounds it in the criterion ("20 GB of
     model states per GPU" is not "the bf16 weights are 20 GB")."""
-    if not quantities or not any(ch.isdigit() for ch in sentence):
+    if not figures or not any(ch.isdigit() for ch in sentence):
         return []
     mentions = _numbers_in(sentence)
     words = content_stems(sentence)
@@ -293,8 +273,8 @@ def _value_cues(sentence: str, statement_negated, quantities: tuple[tuple[str, f
         if statement_negated(mention.start, mention.end):
             continue
         values = [mention.value] + ([mention.binary_alternative] if mention.binary_alternative else [])
-        for dim, expected in quantities:
-            if mention.dim == dim and any(v and _close(v, expected) for v in values) and words & contexts.get((dim, expected), words):
+        for (dim, expected), around in figures.items():
+            if mention.dim == dim and any(v and _close(v, expected) for v in values) and words & around:
                 cues.append(f"= {_plain(expected)} {dim}")
     return cues
 
@@ -451,8 +431,7 @@ class EvidenceFinder:
             if statement.act is Act.question and not asks_count:
                 continue
             matches = [(p, m) for p in criterion.evidence if (m := compiled(p).search(sentence))]
-            values = _value_cues(sentence, statement.negated_at, criterion_quantities(self.scenario, criterion),
-                                 _quantity_contexts(criterion.description, (*self.scenario.given, self.scenario.prompt)))
+            values = _value_cues(sentence, statement.negated_at, criterion_figures(self.scenario, criterion))
             if not matches and not values:
                 continue
             hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))

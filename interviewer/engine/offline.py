@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
 
+from interviewer.claims.checker import asks_which_quantity
 from interviewer.domain import Citation, InterviewStatus, Role, Scorecard, Turn, TurnKind, utcnow
 from interviewer.engine.evidence import CriterionHit, EvidenceFinder, TurnAnalysis
 from interviewer.engine.grounding import ground
@@ -340,7 +341,7 @@ class OfflineInterviewer:
             )
             return self._say(TurnKind.challenge, text, move="challenge", claim=wrong, citation=_dump(citation)), False
 
-        unsure = next((c for c in claims if _asks_which_quantity(c) and c["text"] not in self.state["challenged"]), None)
+        unsure = next((c for c in claims if asks_which_quantity(c) and c["text"] not in self.state["challenged"]), None)
         if unsure is not None and can_follow_up:
             # A number that may be right in a scope the calculators did not compute: ask, as a careful interviewer would.
             self.state["challenged"].append(unsure["text"])
@@ -479,12 +480,6 @@ class OfflineInterviewer:
             reveal_model_answer=self.finished,
             misconceptions=self.state.get("misconceptions", []),
         )
-
-
-def _asks_which_quantity(claim: dict) -> bool:
-    """An unverified claim whose number may belong to another scope or component (see the claim checker)."""
-    working = claim.get("working") or []
-    return claim.get("verdict") == "unverifiable" and bool(working) and "outside the computed scope" in working[0]
 
 
 def attach_study_citations(scorecard: Scorecard) -> Scorecard:

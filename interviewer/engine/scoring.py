@@ -32,17 +32,12 @@ SENIOR_MUST, SENIOR_GOOD = 0.75, 0.45
 MID_MUST = 0.45
 
 
-def _same_quantity(claim: dict, quantities: tuple[tuple[str, float], ...]) -> bool:
-    computed, unit = claim.get("computed"), claim.get("unit")
-    if not computed or not unit:
+def _is_one_of(claim: dict, key: str, quantities: tuple[tuple[str, float], ...]) -> bool:
+    """Whether the claim's ``key`` value ("computed" or "claimed") is one of these quantities, in their unit."""
+    value, unit = claim.get(key), claim.get("unit")
+    if not value or not unit:
         return False
-    return any(BASE_UNIT.get(dim) == unit and abs(computed / value - 1) <= VALUE_TOLERANCE for dim, value in quantities if value)
-
-
-def _said_what_rubric_says(claim: dict, quantities: tuple[tuple[str, float], ...]) -> bool:
-    claimed, unit = claim.get("claimed"), claim.get("unit")
-    return bool(claimed and unit) and any(BASE_UNIT.get(dim) == unit and abs(claimed / value - 1) <= VALUE_TOLERANCE
-                                          for dim, value in quantities if value)
+    return any(BASE_UNIT.get(dim) == unit and abs(value / expected - 1) <= VALUE_TOLERANCE for dim, expected in quantities if expected)
 
 
 def claims_about(scenario: Scenario, criterion: Criterion, claims: Iterable[dict]) -> list[dict]:
@@ -54,8 +49,8 @@ def claims_about(scenario: Scenario, criterion: Criterion, claims: Iterable[dict
     everywhere = tuple(q for other in scenario.criteria for q in criterion_quantities(scenario, other))
     return [
         c for c in claims
-        if c.get("verdict") in ("correct", "incorrect") and _same_quantity(c, quantities)
-        and not (c["verdict"] == "incorrect" and _said_what_rubric_says(c, everywhere))
+        if c.get("verdict") in ("correct", "incorrect") and _is_one_of(c, "computed", quantities)
+        and not (c["verdict"] == "incorrect" and _is_one_of(c, "claimed", everywhere))
     ]
 
 

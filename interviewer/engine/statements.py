@@ -122,9 +122,10 @@ _DISMISSIVE = re.compile(
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",
 "SmoothQuant and LLM.int8() are the same method"): every cue in that clause is rejected."""
-_DISMISSAL_CLAUSE = re.compile(r"[;:,—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|yet)\b", re.IGNORECASE)
-
-_CLAUSE_BREAK = re.compile(r"[;:,.()\[\]—–]|\s-\s|\b(?:but|however|while|whereas|although|though|so|because|since|which|instead|then|and\s+then)\b", re.IGNORECASE)
+_CONNECTIVES = r"but|however|while|whereas|although|though|so|because|since|which|instead|then"
+_DISMISSAL_CLAUSE = re.compile(rf"[;:,—–]|\s-\s|\b(?:{_CONNECTIVES}|yet)\b", re.IGNORECASE)
+"""Clauses for dismissals: a parenthesis stays inside its clause ("SmoothQuant and LLM.int8() are the same method")."""
+_CLAUSE_BREAK = re.compile(rf"[;:,.()\[\]—–]|\s-\s|\b(?:{_CONNECTIVES}|and\s+then)\b", re.IGNORECASE)
 _LOOKBACK_WORDS = 7
 
 _VERB = re.compile(
