@@ -17,7 +17,7 @@ from typing import Any
 
 from interviewer.claims.checker import asks_which_quantity
 from interviewer.domain import Citation, InterviewStatus, Role, Scorecard, Turn, TurnKind, utcnow
-from interviewer.engine.evidence import CriterionHit, EvidenceFinder, TurnAnalysis
+from interviewer.engine.evidence import CriterionHit, EvidenceFinder, TurnAnalysis, content_stems
 from interviewer.engine.grounding import ground
 from interviewer.engine.scoring import build_scorecard
 from interviewer.engine.text import clean, quote
@@ -351,7 +351,8 @@ class OfflineInterviewer:
 
         if step.id in analysis.wrong_answer_steps and step.id not in self.state["pushed"] and can_follow_up:
             self.state["pushed"].append(step.id)
-            probe = self._unused(step.probes)
+            said = next((m.quote for m in analysis.misconceptions if m.id == step.id), "")
+            probe = self._unused(step.probes, about=said)
             if probe is not None:
                 self.state["followups"] += 1
                 related = [n for c in self.scenario.criteria if c.step == step.id for n in c.notes]
@@ -388,12 +389,16 @@ class OfflineInterviewer:
             c for tier in tiers for c in self.scenario.criteria if c.tier == tier and c.step == step.id and not self._criterion_met(c)
         ]
 
-    def _unused(self, probes: list[str]) -> str | None:
-        for probe in probes:
-            if probe not in self.state["used_probes"]:
-                self.state["used_probes"].append(probe)
-                return probe
-        return None
+    def _unused(self, probes: list[str], *, about: str = "") -> str | None:
+        """The first probe not used yet; with ``about`` (the candidate's sentence), the unused probe
+        that shares the most words with it, so a push-back answers the part that was wrong."""
+        unused = [probe for probe in probes if probe not in self.state["used_probes"]]
+        if not unused:
+            return None
+        words = content_stems(about)
+        probe = max(unused, key=lambda p: len(words & content_stems(p))) if words else unused[0]
+        self.state["used_probes"].append(probe)
+        return probe
 
     def advance_step(self) -> Step | None:
         """Move to the next step (state only); the new current step, or None after the last one."""

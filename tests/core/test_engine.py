@@ -298,3 +298,14 @@ async def test_a_number_in_another_scope_gets_a_clarifying_question_not_a_challe
     assert replies and replies[0].kind is TurnKind.followup and replies[0].meta["move"] == "clarify-claim"
     assert "which quantity did you mean" in replies[0].text
     assert all(r.kind is not TurnKind.challenge for r in replies)
+
+
+async def test_a_push_back_answers_the_part_of_the_answer_that_was_wrong(store):
+    agent = new_agent(store, "serve-2b-p99")
+    await _reach_step(agent, "tail-scaling")
+    events = await collect(agent.respond(
+        "The model fits on one GPU, so I'd run full replicas behind a load balancer. "
+        "For scaling, just autoscale on CPU utilization like any web service."))
+    reply = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
+    assert reply.kind is TurnKind.pushback
+    assert "autoscaler" in reply.text and "split it across GPUs" not in reply.text
