@@ -24,6 +24,7 @@ from interviewer.claims.units import NUMBER_RE, match_unit, number_value
 _RESULT = re.compile(r"(?:=|≈|~=|≃)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
 _STOP = re.compile(r"[=≈;:]|,(?=\s)|~=|≃|\bso\b|\bthat'?s\b|\bis\b|\bgives?\b|\bmeans\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\s*(?:(?P<op>[×x*·/+\-−^])|(?P<open>\()|(?P<close>\))|(?P<word>[^\s()×*·/+\-−^\d]+))")
+_LONGER_PRODUCT_BEFORE = re.compile(r"[×*·/]\s*(?:[A-Za-z_][\w-]*\s*){0,2}$|\bx\s+(?:[A-Za-z_][\w-]*\s*){1,2}$")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
 
 
@@ -51,12 +52,17 @@ def stated_arithmetic(parsed: ParsedSentence, claim: Mention) -> Arithmetic | No
         if not re.search(r"[×*·/+\-−^]|\bx\b", expression):
             return None
         mentions = [m for m in parsed.mentions if start <= m.start and m.end <= end]
+        dims = [m.dim for m in mentions if m.dim not in ("number", "count", "parameters", "tokens")]
+        if len(dims) != len(set(dims)) and not re.search(r"[+\-−]", parsed.masked[start:end]):
+            return None  # "34 days × 86,400 s": a product of two times is a unit conversion, not read here
         tokens = _tokens(parsed, start, end, mentions)
         if tokens is None or not any(isinstance(t, str) and t not in "()" for t in tokens):
             continue
         value = _evaluate(tokens)
         if value is None or not math.isfinite(value):
             continue
+        if _LONGER_PRODUCT_BEFORE.search(parsed.masked[region:start]):
+            return None  # "mb 2 × accum 32 × 8 × 2048 =", "K, V × 24 × 20 × 128 × 2 =": only the tail of a longer product reads
         unitless = all(m.dim in ("number", "parameters", "tokens", "count") for m in mentions) if mentions else True
         return Arithmetic(parsed.text[start:end].strip(), value, unitless)
     return None
@@ -83,6 +89,7 @@ def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention
     position = start
     expect_operand = True
     by_start = {m.start: m for m in mentions}
+    with_unit: list[bool] = []  # per operand: whether it carries a unit
     while position < end:
         if masked[position].isspace():
             position += 1
@@ -94,6 +101,7 @@ def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention
             if not expect_operand:
                 return None
             out.append(float(mention.value if mention.low is None else (mention.low + mention.high) / 2))  # type: ignore[operator]
+            with_unit.append(mention.dim not in ("number", "count"))
             position = mention.end
             expect_operand = False
             continue
@@ -110,6 +118,7 @@ def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention
                 value = value ** (2 if power.group(0) == "²" else 3)
                 position += 1
             unit = match_unit(masked, position)
+            with_unit.append(unit is not None and unit.end <= end)
             if unit is not None and unit.end <= end:
                 value *= unit.factor
                 position = unit.end
@@ -143,11 +152,13 @@ def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention
             out.append(")")
             expect_operand = False
         else:
-            if expect_operand:
-                return None  # "sqrt(C/120)", "× batch": a symbol where a number should be
+            if expect_operand or token.group("word").lower() in ("per", "each", "every"):
+                return None  # "sqrt(C/120)", "× batch": a symbol where a number should be; "2 FLOPs per parameter × 500"
         position = token.end()
     if expect_operand or not out:
         return None
+    if any(t in ("+", "-") for t in out) and any(with_unit) and not all(with_unit):
+        return None  # "(13.5 + 17.2 GB)": the unit is meant for both terms, which is not read
     return out
 
 
@@ -239,3 +250,26 @@ def clearly_disagrees(arithmetic: Arithmetic, claim: Mention) -> bool:
         return False
     scales = _SCALES if arithmetic.unitless else (1.0,)
     return all(max(v / claimed, claimed / v) >= 1.5 for scale in scales for v in (arithmetic.value * scale, arithmetic.value / scale))
+
+
+_AMOUNT_OF_RATE = {"bytes/s": ("bytes",), "FLOP/s": ("FLOPs", "flops?")}
+_AT_RATE = re.compile(r"^[^\d;]{0,40}?(?:\bat\b|\bover\b|\bthrough\b|\bwith\b|\bon\b|/|÷|\bdivided\s+by\b)\s*(?:an?\s+|the\s+)?(?:about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
+_RATE_GIVES = re.compile(r"^\s*(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
+
+
+def stated_rate(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
+    """"25.8 GB at 3.35 TB/s is about 7.7 ms", "1.2e22 FLOPs over 4e17 FLOP/s ≈ 8 h": an amount moved
+    or computed at a stated rate, then the time it takes; the time is the amount over the rate."""
+    if claim.dim not in ("seconds", "s_per_token") or claim.low is not None:
+        return None
+    before = [m for m in parsed.mentions if m.end <= claim.start]
+    if len(before) < 2:
+        return None
+    rate, amount = before[-1], before[-2]
+    if rate.dim not in _AMOUNT_OF_RATE or amount.dim not in _AMOUNT_OF_RATE[rate.dim] or amount.low is not None or rate.low is not None:
+        return None
+    if not _AT_RATE.match(parsed.masked[amount.end:rate.start]) or not _RATE_GIVES.match(parsed.masked[rate.end:claim.start]):
+        return None
+    if not rate.value or not amount.value or rate.value <= 0 or amount.value <= 0:
+        return None
+    return Arithmetic(f"{amount.text.strip()} / {rate.text.strip()}", amount.value / rate.value, False)

@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Mapping
 
-from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees, stated_arithmetic
+from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees, stated_arithmetic, stated_rate
 from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, InvalidInput, MissingInput, Reading
 from interviewer.claims.model import ClaimCheck
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
@@ -390,8 +390,12 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
     said = _said(mention)
     span = (parsed.offset + mention.start, parsed.offset + mention.end)
     resolver = Resolver(parsed, mention, context, facts, claims)
-    arithmetic = stated_arithmetic(parsed, mention)
+    arithmetic = stated_arithmetic(parsed, mention) or stated_rate(parsed, mention)
     check = _evaluate(parsed, mention, topic, resolver, text, said, span, arithmetic)
+    if check.verdict != "correct" and arithmetic is not None and _plain_arithmetic(parsed.text, arithmetic.expression) and clearly_disagrees(arithmetic, mention):
+        # "25.8 GB at 3.35 TB/s is about 77 ms": wrong by the candidate's own numbers, whatever the inputs were meant to be
+        return _wrong_own_arithmetic(arithmetic, mention, said, **dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance,
+                                                                      direction=mention.direction, span=span, calculator=None))
     if _not_judged(check) and (resolver.ambiguous or any(context.carried_from_elsewhere(found) for _, found in resolver.used)):
         # Another sentence's values may not apply here; the scenario's may. If the claim is wrong
         # with this sentence and the scenario alone, that is certain; if it is right, it is right.
@@ -591,8 +595,12 @@ def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmeti
         outside = [name for name, found in resolver.used if found.source != "sentence"]
         cue = _TOPIC_CUES.get(ev.topic.id)
         cue_here = cue is None or CUES[cue].search(resolver.parsed.clause_text(mention.clause)) is not None
-        if outside or not cue_here:
-            reason = f"I took the {_join([_INPUT_NAMES.get(n, n) for n in dict.fromkeys(outside)])} from outside this sentence" if outside else "the sentence does not say what the number is"
+        scaled = [m for m in resolver.parsed.mentions if m is not mention and m.dim == mention.dim and m.end <= mention.start
+                  and arithmetic.expression.find(m.text.strip()) >= 0]
+        if outside or not cue_here or scaled:
+            # "150 × 2.6 ms is ~390 ms": the claim scales a figure of its own kind, which is where any difference lies
+            reason = (f"I took the {_join([_INPUT_NAMES.get(n, n) for n in dict.fromkeys(outside)])} from outside this sentence" if outside
+                      else f"it scales your {scaled[0].text.strip()}" if scaled else "the sentence does not say what the number is")
             doubts.append(f"your own arithmetic ({arithmetic.expression}) gives the number you said, so the difference is in its inputs, and {reason}")
     text = f"{resolver.parsed.cue_prefix} {resolver.parsed.text}"
     params_stated = any(name in ("params", "model") and found.source == "sentence" for name, found in resolver.used) or bool(resolver.sentence_mentions("params"))
@@ -601,8 +609,14 @@ def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmeti
     own = [m for m in resolver.parsed.mentions if m.dim == "parameters" and m is not mention and m.clause == mention.clause]
     if used_params and own and all(abs(m.value - float(used_params[-1].value)) > 0.05 * m.value for m in own if not isinstance(used_params[-1].value, str)):  # type: ignore[arg-type]
         doubts.append(f"the clause names its own size ({own[0].text.strip()}), not the {used_params[-1].text or 'size'} I used")
+    other_model = _OTHER_MODEL.search(resolver.parsed.text)
+    if params_used and not params_stated and other_model and not any(name == "model" and found.source == "sentence" for name, found in resolver.used):
+        doubts.append(f"the sentence names {other_model.group()}, and I used the size of the model you are designing")
     if params_used and not params_stated and _MOE.search(text):
         doubts.append("an MoE reads only its active parameters per token, and the sentence does not say how many it means")
+    baseline = _BASELINE_BEFORE.search(resolver.parsed.masked[max(0, mention.start - 40):mention.start])
+    if baseline and any(m.dim == mention.dim and m.end <= mention.start for m in resolver.parsed.mentions if m is not mention):
+        doubts.append(f"the number after “{baseline.group(1)}” is the alternative you compare with, whose configuration the sentence does not fully give")
     if ev.topic.id == "model-states" and "per GPU" in (ev.quantity or "") and _MODEL_PARALLEL.search(f"{resolver.context.previous_text} {text}"):
         doubts.append("tensor or pipeline parallelism also divides the model states, which the ZeRO formula alone does not cover")
     return doubts
@@ -617,7 +631,17 @@ _TOPIC_CUES = {
 }
 """The cue that names each quantity (topics named by their unit alone, such as peak FLOP/s, have none)."""
 
-_MOE = re.compile(r"\bexperts?\b|\bmoe\b|\bmixture[- ]of[- ]experts\b|\bactive\s+param|\bmixtral\b|\btop-?[12k]\s+rout", re.IGNORECASE)
+_BASELINE_BEFORE = re.compile(
+    r"\b(instead\s+of|vs\.?|versus|compared\s+(?:to|with)|rather\s+than|down\s+from|up\s+from|as\s+opposed\s+to)\s*(?:the\s+)?(?:about\s+|~\s*|≈\s*)?$",
+    re.IGNORECASE,
+)
+_OTHER_MODEL = re.compile(
+    r"\b(?!ZeRO\b|FlashAttention\b|DeepSpeed\b|PyTorch\b|TensorRT\b|NVLink\b|NVMe\b|InfiniBand\b|MegaBlocks\b)"
+    r"(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z]{2,}[a-z]*|[A-Z][a-z]+)-?\d+(?:\.\d+)?[BbMmKk]?\b(?!\s*(?:GB|GiB|TB|MB|ms|s|%))"
+    r"|\b(?:ResNet|BERT|ViT|ImageNet|CLIP|Whisper|AlexNet|VGG)\b"
+)
+"""A model named in the sentence that may not be the scenario's ("Goyal et al. trained ResNet-50 in one hour")."""
+_MOE = re.compile(r"\bexperts?\b|\bmoe\b|\bmixture[- ]of[- ]experts\b|\bactive\s+(?:param|weights?\b|bytes\b)|\bmixtral\b|\btop-?[12k]\s+rout", re.IGNORECASE)
 _MODEL_PARALLEL = re.compile(r"\btp\b|\bpp\b|\btensor[- ]parallel|\bpipeline\b|\bmodel[- ]parallel|\breplicas?\s+(?:spans?|is|of)\b|\bspans?\s+\d", re.IGNORECASE)
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from interviewer.claims.entities import find_gpus
-from interviewer.claims.parser import Mention
+from interviewer.claims.parser import Mention, parse_sentence
 from interviewer.claims.resolve import Found, ModelRef, Resolver
 from interviewer.claims.topics import Topic
 from interviewer.claims.units import context_length, format_bytes, format_count, format_seconds, format_value
@@ -293,7 +293,8 @@ def _clause_has(r: Resolver, pattern: str) -> bool:
 
 _DTYPE_WORD = r"fp8|int8|int4|fp16|bf16|fp32|float16|bfloat16|8[- ]?bit|4[- ]?bit|16[- ]?bit"
 _KV_DTYPE = re.compile(
-    rf"\b(?P<a>{_DTYPE_WORD})\s+(?:kv|key[- /]value)\b|\b(?:kv|key[- /]value)(?:[- ]cache)?\s+(?:is\s+|stored\s+|kept\s+|quantized\s+)?(?:in|to|at|as)\s+(?P<b>{_DTYPE_WORD})\b",
+    rf"\b(?P<a>{_DTYPE_WORD})\s+(?:kv|key[- /]value)\b|\b(?:kv|key[- /]value)(?:[- ]cache)?\s+(?:is\s+|stored\s+|kept\s+|quantized\s+)?(?:in|to|at|as)\s+(?P<b>{_DTYPE_WORD})\b"
+    rf"|\b(?:kv|key[- /]value)(?:[- ]cache)?\s+(?:quant\w*|compression)\s*[:→=-]*\s*(?P<c>{_DTYPE_WORD})\b",
     re.IGNORECASE,
 )
 
@@ -395,7 +396,7 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                 batches.append((1, "per sequence (batch 1)"))
     kv_dtype = _KV_DTYPE.search(r.parsed.text)
     if kv_dtype is not None:
-        dtype, _ = _bytes_per_element(kv_dtype.group("a") or kv_dtype.group("b"))
+        dtype, _ = _bytes_per_element(kv_dtype.group("a") or kv_dtype.group("b") or kv_dtype.group("c"))
         notes.append(f"KV dtype = {dtype} (you said '{kv_dtype.group(0)}')")
     else:
         dtype, _ = _dtype(r, notes, "fp16", clause_only=True, fact="kv_dtype")
@@ -443,7 +444,7 @@ def _training_recipe(r: Resolver) -> dict:
     if re.search(r"\bpure\s+bf16\b|\ball[- ]bf16\b|\bbf16\s+(?:optimi[sz]er\s+)?states\b|\bbf16\s+everything\b", text, re.I):
         precision = "bf16"
     elif not re.search(r"\bmixed\b|\bamp\b", text, re.I) and re.search(
-        r"\b(?:full|single)[- ]precision\b|\bpure\s+fp32\b|\b(?:in|with)\s+fp32\b(?!\s+(?:grad|master|optim|state|moment|cop|adam))|\bfp32\s+(?:training|adam|everything)\b", text, re.I
+        r"\b(?:full|single)[- ]precision\b|\bpure\s+fp32\b|\b(?:in|with)\s+fp32\b(?!\s+(?:grad|master|optim|state|moment|cop|adam)|\s+(?:weights|params)\b[^.]{0,40}\b(?:moments?|momentum|variance|adam)\b)|\bfp32\s+(?:training|adam(?!\s+(?:moments?|states?|momentum|variance)\b)|everything)\b", text, re.I
     ):
         precision = "fp32"
     optimizer = "adam"
@@ -461,7 +462,8 @@ def _training_recipe(r: Resolver) -> dict:
 _OPTIMIZER_ONLY = re.compile(
     r"\b(?:optimi[sz]er|adam(?:w)?'?s?\s+states?)(?:[- ]states?)?\b(?![^.]*\b(?:grad|weights\s+and|model\s+states|everything)\b)"
     r"|\bmaster\s+(?:weights|copy)\b[^.]{0,40}\b(?:momentum|variance|moments?)\b|\b(?:momentum|moments)\s+and\s+variances?\b"
-    r"|\bmaster\b[^.]{0,40}\bm\s*(?:,|and|\+)\s*(?:\d+\s*)?v\b|\bfp32\s+(?:optimi[sz]er\s+)?states?\b",
+    r"|\bmaster\b[^.]{0,40}\bm\s*(?:,|and|\+)\s*(?:\d+\s*)?v\b|\bfp32\s+(?:optimi[sz]er\s+)?states?\b"
+    r"|\bfp32\s+(?:master\s+)?(?:weights|params|parameters|copy)\b[^.]{0,40}\b(?:momentum|variance|moments?|m\s*(?:,|and|\+|&)\s*v)\b",
     re.IGNORECASE,
 )
 _CHECKPOINT = re.compile(r"\bcheckpoint|\bsnapshot|\bsave[sd]?\b|\bsaving\b|\bpersist|\bon\s+disk\b|\bto\s+disk\b", re.IGNORECASE)
@@ -591,6 +593,7 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
         ev.quantity = "optimizer-state memory" + (" per GPU" if per_gpu else "")
     for option in options:
         ev.candidates.extend(_model_state_candidates(option, gpus, zero, recipe, offload, per_param, optimizer_only))
+        ev.candidates.extend(_component_candidates(r, claim, option, gpus, per_param))
     if per_param:
         # "ZeRO-2 on 8 GPUs keeps 2 + 14/8 = 3.75 bytes per parameter on each GPU": a per-GPU share of the 16.
         zero_found = r.zero()
@@ -601,6 +604,45 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
                 ev.candidates.append(Candidate(candidate.value / 1e9, f"{candidate.summary}, per parameter", _label_join(candidate.label, f"per GPU (ZeRO-{share_zero} over {share_gpus} GPUs)"),
                                                candidate.calculator, candidate.inputs, candidate.working))
     return ev
+
+
+_COMPONENTS = (
+    ("16-bit weights", re.compile(r"\b(?:§\s*)?(?:weights?|params|parameters)\b(?!\s*(?:\+|and|,)?\s*(?:m\b|moments?|momentum|variance))", re.I), 2.0),
+    ("16-bit gradients", re.compile(r"\bgrad(?:ient)?s?\b", re.I), 2.0),
+    ("fp32 master weights", re.compile(r"\bmaster\b", re.I), 4.0),
+    ("Adam moments", re.compile(r"\bmoments\b|\bm\s*(?:\+|and|,|&)\s*v\b|\bmomentum\s+and\s+variance\b", re.I), 8.0),
+    ("one Adam moment", re.compile(r"\b(?:one|a\s+single|each)\s+(?:adam\s+)?moment\b|\bthe\s+(?:momentum|variance)\s+alone\b", re.I), 4.0),
+)
+_COMPONENT_PHRASE = re.compile(r"^\s*(?:of|for|in|holding|carrying|just\s+for)\s+(?P<what>[^\d;:=≈]{3,50})", re.I)
+
+
+def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpus: int, per_param: bool) -> list[Candidate]:
+    """"40 GB of bf16 params + grads", "4 GB for one Adam moment": a figure for some of the model
+    states, named right after it, is compared with those states too, replicated or sharded."""
+    after = r.parsed.masked[claim.end:claim.end + 60]
+    if gpus > 1 and not per_param and re.match(r"\s*(?:optimi[sz]er[- ](?:state\s+)?)?(?:shards?|slices?|partitions?)\b", after, re.I):
+        # "plus a 15 GB shard": each GPU's slice of the optimizer states (or of all the states)
+        return [Candidate(k * option.value / gpus, f"{k:g} bytes/param × {format_count(option.value)} params / {gpus} GPUs", _label_join(option.label, f"a 1/{gpus} shard of {what}"),
+                          "model-states", {"params": option.value, "gpus": gpus}, []) for k, what in ((12.0, "the optimizer states"), (16.0, "all model states"))]
+    phrase = _COMPONENT_PHRASE.match(after)
+    if phrase is None:
+        return []
+    what = re.split(r"\b(?:plus|on\s+top|then|while|but|so)\b", phrase.group("what"), maxsplit=1)[0]
+    named = [(name, size) for name, pattern, size in _COMPONENTS if pattern.search(what)]
+    if not named or len(named) >= 4:
+        return []
+    per_param_bytes = sum(size for _, size in named)
+    names = " + ".join(name for name, _ in named)
+    if per_param:
+        return [Candidate(per_param_bytes, f"{per_param_bytes:g} bytes/param", names, "model-states", {"params": 1e9}, [])]
+    total = per_param_bytes * option.value
+    candidates = [Candidate(total, f"{per_param_bytes:g} bytes/param × {format_count(option.value)} params", _label_join(option.label, names),
+                            "model-states", {"params": option.value}, [f"{per_param_bytes:g} bytes/param × {option.value:,.0f} = {format_bytes(total)}"])]
+    if gpus > 1:
+        candidates.append(Candidate(total / gpus, f"{per_param_bytes:g} bytes/param × {format_count(option.value)} params / {gpus} GPUs",
+                                    _label_join(option.label, f"{names}, sharded over {gpus} GPUs"), "model-states", {"params": option.value, "gpus": gpus},
+                                    [f"{format_bytes(total)} / {gpus} = {format_bytes(total / gpus)}"]))
+    return candidates
 
 
 def model_states_per_param(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
@@ -744,6 +786,12 @@ def _tensor_parallel_options(r: Resolver, notes: list[str]) -> list[tuple[int, s
     return [(1, None)]
 
 
+_COUNT_IN_WORDS = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a\s+dozen|several|a\s+few)\s+(?:of\s+them|such|concurrent|parallel|sequences|requests|users|streams|conversations)\b",
+    re.IGNORECASE,
+)
+
+
 def decode(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "seconds")
     notes = ev.notes
@@ -777,6 +825,8 @@ def decode(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             ev.said_suffix = f" for {n:,.0f} tokens ({format_seconds(claim.value / n)} per token)"
             notes.append(f"tokens = {n:,.0f} (you said '{counts[0].text}'): {claim.text} / {n:,.0f} = {format_seconds(claim.value / n)} per token")
             ev.quantity = "decode time per token (whole reply / tokens)"
+    if batch_found is None and _COUNT_IN_WORDS.search(r.parsed.clause_text(claim.clause)):
+        ev.doubts.append("the clause counts its sequences in words, which I do not read as a batch size")  # "three of them are ~32 ms per step"
     kv_shape = _kv_shape(r)
     batches = [(batch, None)]
     if batch > 1 and batch_found is not None and batch_found.source == "sentence" and re.search(_ONE_SEQUENCE, r.parsed.text, re.IGNORECASE):
@@ -839,12 +889,12 @@ def _reply_length(r: Resolver, mention: Mention) -> bool:
     """Whether a token count is the length of a reply ("a 150-token reply", "for 150 tokens", "150 × 2.57 ms"), not a context."""
     after = r.parsed.text[mention.end:mention.end + 25]
     before = r.parsed.text[max(0, mention.start - 25):mention.start]
-    if re.match(r"[\s-]*(?:output\s+|generated\s+|new\s+)?(?:reply|replies|response|answer|message|output|completion|generation)", after, re.IGNORECASE):
+    if re.match(r"[\s-]*(?:output\s+|generated\s+|new\s+)?(?:reply|replies|response|answer|message|output|completion|generation|tail\b)", after, re.IGNORECASE):
         return True
     if re.search(r"\b(?:for|generat\w*|decod\w*|produc\w*|emit\w*|stream\w*)\s+(?:an?\s+|the\s+)?(?:about\s+|~\s*)?$", before, re.IGNORECASE):
         return True
-    if mention.end <= r.claim.start and re.match(r"\s*(?:is|are|takes?|needs?|would|will|costs?|at)\b", after, re.IGNORECASE):
-        return True  # "so 150 tokens is at least ~386 ms"
+    if mention.end <= r.claim.start and re.match(r"\s*(?:(?:is|are|takes?|needs?|would|will|costs?|at)\b|(?:≥|>=|≳|=|≈|→|->)\s*~?\s*\d)", after, re.IGNORECASE):
+        return True  # "so 150 tokens is at least ~386 ms", "150 tokens ≥ ~386 ms"
     return re.search(r"\b(?:reply|replies|response|answer|message|output|completion)\b", r.parsed.clause_text(r.claim.clause), re.IGNORECASE) is not None
 
 
@@ -894,6 +944,9 @@ def _mfu(r: Resolver, notes: list[str]) -> float | None:
     found = r.number("mfu")
     if found is None:
         return None
+    if re.match(r"\s*(?:@|at)\s*(?:the\s+)?(?:[\w-]+\s+)?peak\b", r.parsed.masked[r.claim.end:r.claim.end + 30], re.IGNORECASE):
+        notes.append("MFU: the claim is at peak")
+        return None  # "6.4 ms @ peak / ~13 ms @ 50% MFU": the 50% is the next figure's
     own = [m for m in r.sentence_mentions("mfu") if r.parsed.clause_of(m.start) == r.claim.clause and _same_group(r.parsed.masked, m.start, r.claim.start)]
     if not own and _clause_has(r, r"\bpeak\b"):
         notes.append("MFU: the claim is at peak; the MFU elsewhere in the sentence is for another figure")
@@ -922,6 +975,10 @@ def prefill(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     batch = _int(batch_found, "batch") if batch_found is not None else 1
     splits = _tensor_parallel_options(r, notes)
     mfu = _mfu(r, notes)
+    stated_work = [m for m in r.parsed.mentions if m.dim in ("FLOPs", "flops?") and m.end <= claim.start and m.value >= 1e9 and m.low is None]
+    if not stated_work and r.parsed.cue_prefix:
+        # "2e12 FLOP → A100 …; A10G ~57 ms": the work is stated before the semicolon
+        stated_work = [m for m in parse_sentence(r.parsed.cue_prefix).mentions if m.dim in ("FLOPs", "flops?") and m.value >= 1e9 and m.low is None]
     for option in options:
         for gpu in gpus:
             for split, split_label in splits:
@@ -941,6 +998,15 @@ def prefill(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                                f" = {format_seconds(best.value)} at peak; MFU not stated, so {format_seconds(best.value)}–{format_seconds(slow.value)} (30–100% MFU) is plausible")
                     ev.candidates.append(Candidate(best.value, summary, _label_join(option.label, gpu_label, split_label), "prefill-latency", inputs | {"mfu": 1.0},
                                                    list(best.working) + [f"at 30% MFU: {format_seconds(slow.value)}"], low=best.value, high=slow.value))
+                if stated_work:
+                    # "2 × 2e9 × 500 = 2e12 FLOP → A100 6.4 ms @ peak": the work the candidate stated, at this GPU's peak
+                    work = stated_work[-1]
+                    scale = work.value / (2 * option.value * tokens * batch)
+                    last = ev.candidates[-1]
+                    low, high = (last.low or last.value) * scale, (last.high or last.value) * scale
+                    ev.candidates.append(Candidate(last.value * scale, f"your {work.text.strip()} / the {spec.name}'s peak" + ("" if mfu is not None else " (30–100% MFU)"),
+                                                   _label_join(option.label, gpu_label, split_label, f"the {work.text.strip()} you stated"), "prefill-latency",
+                                                   last.inputs, list(last.working), low=low if mfu is None else None, high=high if mfu is None else None))
     return ev
 
 
@@ -973,6 +1039,8 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
     if gpus_found is None:
         raise MissingInput("the number of GPUs")
     gpus = _int(gpus_found, "GPUs")
+    if gpus < 2:
+        raise InvalidInput("an all-reduce needs at least two GPUs")  # "with TP=8 each GPU reads 2.5 GB ... plus the all-reduce cost": no ring was described
     notes.append(gpus_found.note("n", str(gpus)))
     if gpus_found.source != "sentence" and _text_has(r, r"\b\d+\s+(?:data[- ]parallel\s+)?(?:replicas|ranks|nodes|workers|participants|groups)\b"):
         ev.doubts.append("the sentence counts the ring's members in other units than GPUs")
@@ -1103,6 +1171,10 @@ def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "FLOPs")
     notes = ev.notes
     per_token = "per_token" in claim.markers or _clause_has(r, r"\bper\s+token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+)?token\b")
+    if per_token and "per_token" not in claim.markers and any(
+        r.parsed.clause_of(m.start) == claim.clause and m.end <= claim.start for m in r.sentence_mentions("tokens", "seq")
+    ):
+        per_token = False  # "2 FLOPs per parameter per token × 500 tokens = 2 TFLOPs": the per-token rate times a token count
     presets = model_presets(r, notes) if r.in_sentence("params") is None else []
     seq_found = None if per_token else r.number("seq", "tokens", as_seq=True)
     batch_found = r.number("batch")

@@ -283,11 +283,11 @@ _BEFORE: list[tuple[str, re.Pattern]] = [
     ("microbatches", re.compile(r"(?:micro[- ]?batches|num[_ ]micro[_ ]?batches)" + _EQ + r"|\bm" + _SINGLE_EQ, re.I)),
     ("vocab", re.compile(r"(?:vocab(?:ulary)?(?:[- ]size)?)" + _EQ + r"|\bV" + _SINGLE_EQ)),
     ("gpus", re.compile(r"(?:\bdp|data[- ]parallel(?:ism)?(?:[- ](?:size|degree))?|world[- ]size|gpus)" + _EQ + r"|(?-i:\bN)" + _SINGLE_EQ
-                        + r"|\b(?:split|sharded|spread|partitioned|divided)\s+(?:evenly\s+)?(?:over|across|between|among)\s*$"
+                        + r"|\b(?:split|splits|splitting|shard|shards|sharded|sharding|spread|spreads|partitioned|partitions|divided|divides)\s+(?:it|them|that|this|those|everything|the\s+\w+(?:\s+\w+)?)?\s*(?:evenly\s+)?(?:over|across|between|among)\s*$"
                         + r"|(?:§|\bfsdp|\bddp|\bzero)\s+(?:over|across)\s+$", re.I)),
 ]
 _MFU_BEFORE = re.compile(r"(?:mfu|hfu|utili[sz]ation|efficiency)\s*(?:of|=|:|is|at)?\s*(?:about|around|~|roughly)?\s*$", re.I)
-_SEQ_AT = re.compile(r"\b(?:at|with|for|of)\s+(?:a\s+)?$", re.I)
+_SEQ_AT = re.compile(r"\b(?:at|with|for|of|per)\s+(?:a\s+)?$", re.I)
 
 # --- qualifiers: tolerance and direction --------------------------------------------------------
 
@@ -605,19 +605,46 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_gpu")
     if _TOTAL_BEFORE.search(before):
         mention.markers.add("total")
-    if re.search(r"\bper\s+token\b", before) and not mention.markers & {"per_sequence", "total"}:
-        mention.markers.add("per_token")
+    per_token = None
+    for per_token in re.finditer(r"\bper\s+token\b", before):
+        pass
+    window_start = max(clause_start, mention.start - 80)
+    if per_token is not None and not mention.markers & {"per_sequence", "total"} and not any(
+        m.dim == "tokens" and m.start >= window_start + per_token.end() for m in parsed.mentions
+    ):
+        mention.markers.add("per_token")  # not in "2 FLOPs per token × 500 tokens = 2 TFLOPs": a count came after it
     earlier_same_dim = bool(parsed.mentions) and any(m.dim == mention.dim for m in parsed.mentions[-20:])
     sentence_per_layer = parsed.first_per_layer is not None and parsed.first_per_layer < mention.start
     if re.search(r"\bper\s+layer\b", before) or (not earlier_same_dim and sentence_per_layer):
         mention.markers.add("per_layer")
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")
+    _inherit_compared_scope(parsed, mention)
     header = parsed.header_of(mention.start)
     if header:
         for marker, pattern in _HEADER_MARKERS:
             if pattern.search(header):
                 mention.markers.add(marker)
+
+
+_SCOPE_MARKERS = frozenset({"per_gpu", "per_token", "per_sequence", "per_layer", "total"})
+_COMPARED_WITH = re.compile(
+    r"\s*(?:/\s*(?:token|tok|gpu|seq(?:uence)?|layer)s?\b)?\s*[,(]?\s*(?:an?\s+[\w.×-]+\s+saving\s*,?\s*)?"
+    r"(?:instead\s+of|vs\.?|versus|compared\s+(?:to|with)|rather\s+than|down\s+from|up\s+from|against)\s*(?:the\s+)?(?:about\s+|~\s*|≈\s*)?",
+    re.I,
+)
+
+
+def _inherit_compared_scope(parsed: ParsedSentence, mention: Mention) -> None:
+    """"0.3125 MiB per token instead of 2.5 MiB", "20 GB per GPU vs 160 GB": the number compared with
+    a scoped one of the same kind is in the same scope unless it says its own."""
+    if mention.markers & _SCOPE_MARKERS:
+        return
+    previous = next((m for m in reversed(parsed.mentions) if m.clause == mention.clause), None)
+    if previous is None or previous.dim != mention.dim or not previous.markers & _SCOPE_MARKERS:
+        return
+    if _COMPARED_WITH.fullmatch(parsed.masked[previous.end:mention.start]):
+        mention.markers |= previous.markers & _SCOPE_MARKERS
 
 
 _HEADER_MARKERS = [

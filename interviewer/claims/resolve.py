@@ -248,9 +248,18 @@ class Resolver:
         for index, mention in enumerate(self.parsed.mentions):
             if mention is self.claim or index in self.claim_indices:
                 continue
-            if self.roles.get(index) in roles and not (self.strict and self.other_option(mention.start)):
+            if self.roles.get(index) in roles and not (self.strict and (self.other_option(mention.start) or self._later_than_fact(mention, roles))):
                 found.append(mention)
         return found
+
+    def _later_than_fact(self, mention: Mention, roles: tuple[str, ...]) -> bool:
+        """An input written in a clause after the claim's that disagrees with the scenario's value: in
+        "~40B tokens in four weeks on the 10B, ~40 A100s to finish 200B tokens, ..." the 40 GPUs belong
+        to the next alternative, and the scenario's GPU count may be the one meant."""
+        if self.parsed.clause_of(mention.start) <= self.claim.clause:
+            return False
+        fact = next((self.facts[role] for role in roles if role in self.facts), None)
+        return isinstance(fact, (int, float)) and abs(float(fact) - mention.value) > 0.05 * abs(mention.value)
 
     def other_option(self, position: int) -> bool:
         """Whether ``position`` belongs to another option than the claim: "4.5B parameters on 90B tokens,
@@ -267,6 +276,8 @@ class Resolver:
         alternatives = ""
         if self.other_option(best.start):
             alternatives = f"{best.text.strip()} belongs to another option in the sentence"
+        elif self._later_than_fact(best, roles):
+            alternatives = f"{best.text.strip()} comes after the claim, in another clause"
         elif re.search(r"\+\s*$", self.parsed.masked[max(0, best.start - 3):best.start]) or re.match(r"\s*\+\s*\d", self.parsed.masked[best.end:best.end + 4]):
             alternatives = f"{best.text.strip()} is one term of a sum"  # "6 + 6 layers": the input is the whole sum
         values = [m for m in candidates if m.direction == "approx"]  # "over one GPU" is a bound, not another value
@@ -387,6 +398,10 @@ class Resolver:
         else:
             entity = self._nearest_entity("dtype")
         if entity is not None:
+            others = {str(e.value) for e in self._entities("dtype") if _element_bytes(str(e.value)) != _element_bytes(str(entity.value))}
+            if others and not clause_only:
+                # "int8 weights (~1.3 ms/token) after an eval against the bf16 model": which dtype the number is in is open
+                self.ambiguous.append("dtype: " + " or ".join([str(entity.value), *sorted(others)]))
             return self._use("dtype", Found(str(entity.value), "sentence", entity.text))
         if not clause_only and self.context.dtype is not None:
             value, text = self.context.dtype
@@ -424,3 +439,14 @@ class Resolver:
 
     def sentence_has(self, kind: str) -> bool:
         return bool(self._entities(kind))
+
+
+def _element_bytes(dtype: str) -> float | None:
+    """Bytes per element of a dtype name, None when no calculator knows it."""
+    from interviewer.tools.dtypes import BYTES_PER_ELEMENT, normalize_dtype
+    from interviewer.tools.errors import CalculatorInputError
+
+    try:
+        return BYTES_PER_ELEMENT[normalize_dtype(dtype)]
+    except (CalculatorInputError, KeyError):
+        return None

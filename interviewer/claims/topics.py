@@ -32,7 +32,8 @@ TOPICS: dict[str, Topic] = {
     topic.id: topic
     for topic in (
         Topic("kv-cache", "KV cache size", "kv-cache",
-              r"%|\bpercent\b|\bper-token\b|\b(?:cache|kv)\s+per\s+layer\b|\bper[- ]layer\s+(?:cache|kv|size)\b"),
+              r"%|\bpercent\b|\bper-token\b|\b(?:cache|kv)\s+per\s+layer\b|\bper[- ]layer\s+(?:cache|kv|size)\b"
+              r"|\b(?:left|leaves|remaining|headroom|spare|subtract\w*|minus)\b|\broom\s+for\b|\bbudget\s+for\b"),
         Topic("activations", "activation memory", "activations", r"\bper[- ]layer\b|\b(?:one|each|a\s+single)\s+layer\b"),
         Topic("model-states", "model-state memory", "model-states", r"\b(?:momentum|variance|moments?|master\s+(?:copy|weights)|optimi[sz]er\s+states?|adam\s+states?)\b(?:\s+\w+){0,2}\s+(?:alone|only|together|are|is|take|takes|need|needs|cost|costs)\b|\b(?:alone|only)\b|\b(?:free|left|remaining|headroom|spare)\b|\bcheckpoints?\b"),
         Topic("model-states-per-param", "model-state bytes per parameter", "model-states"),
@@ -192,6 +193,13 @@ def _nearest(parsed: ParsedSentence, mention: Mention, names: list[str]) -> str 
     return best_name
 
 
+_MORE_STATES_AFTER = re.compile(
+    r"[^.;]{0,40}?\bweights?\b[^.;]{0,30}?(?:\+|\band\b|\bplus\b|,|&)\s*(?:the\s+|two\s+|both\s+|its\s+)?(?:adam\s+|fp32\s+)?"
+    r"(?:m\b|moments?\b|momentum\b|variances?\b|grad(?:ient)?s?\b|master\b|optimi[sz]er\b)",
+    re.IGNORECASE,
+)
+
+
 def classify(parsed: ParsedSentence, mention: Mention) -> Topic | None:
     """The topic a mention is a claim about, or None if it is an input (or about nothing we check)."""
     topic_id = _classify(parsed, mention)
@@ -234,7 +242,7 @@ def _attached_topic(parsed: ParsedSentence, mention: Mention) -> str | None:
     m = _ATTACHED.match(parsed.masked[mention.end:mention.end + 70])
     if not m:
         return None
-    what = re.split(r"\d|\b(?:plus|with|so|which|while|but|whereas|then|per|because|since)\b", m.group("what"), maxsplit=1, flags=re.IGNORECASE)[0]
+    what = re.split(r"\d|\b(?:plus|with|so|which|while|but|whereas|then|per|because|since)\b|\band\s+(?:you|we|i|it|that|this|there)\b", m.group("what"), maxsplit=1, flags=re.IGNORECASE)[0]
     if re.search(r"\bkv\b|\bcache\b|key[- /]value", what, re.I):
         return "kv-cache"
     if re.search(r"\bactivation", what, re.I):
@@ -258,7 +266,7 @@ _CLAUSE_INPUT_LEAD = re.compile(r"^[\s(]*(?:for|with|given|assuming|take|taking|
 _SENDS = re.compile(r"\b(?:ships?|shipp(?:ed|ing)|sends?|sending|sent|exchang\w*|transfer\w*|transmit\w*|moves?|moving|receives?|crosses|cross)\b|\bper\s+direction\b", re.IGNORECASE)
 _READS = re.compile(r"\b(?:reads?|reading|loads?|loading|streams?|streaming|fetch(?:es)?|fetching)\b", re.IGNORECASE)
 _ALSO_AFTER = re.compile(
-    r"^[^,;.]{0,40}?\b(?:if\s+(?:you|we)\s+also|also|plus|on\s+top|including|together\s+with|with\s+(?:the\s+|a\s+|its\s+)?(?:§+\s+)?(?:weights|copy|kv|cache|activations|gradients|grads|optimi[sz]er))\b",
+    r"^[^,;.]{0,40}?\b(?:if\s+(?:you|we)\s+also|also|plus|on\s+top|including|together\s+with|(?:with|w/)\s*(?:the\s+|a\s+|an\s+|its\s+)?(?:§+\s+)?(?:weights?|copy|kv|cache|activations|gradients|grads|optimi[sz]er))\b",
     re.IGNORECASE,
 )
 _ACHIEVED = re.compile(r"\b(?:reach\w*|achiev\w*|sustain\w*|attain\w*|measured|hits?|hitting|realis\w*|realiz\w*|in\s+practice|utili[sz]\w*|results?|reported|observed|got|gets|of\s+peak)\b|%\s+of\s+(?:the\s+)?peak", re.IGNORECASE)
@@ -392,6 +400,11 @@ def alternatives(parsed: ParsedSentence, mention: Mention, topic_id: str) -> lis
         if topic_id in in_clause and len(in_clause) == 1 and not paired and not (topic_id == "weights" and "model-states" in others and not _attached_topic(parsed, mention)):
             return []
         return others
+    if topic_id in ("decode", "prefill"):
+        # "Prefill is compute-bound: ... 2 TFLOPs, so ~6.4 ms at A100 peak", after a sentence on decoding:
+        # a time in a sentence that speaks of both phases may be either.
+        other = "prefill" if topic_id == "decode" else "decode"
+        return [other] if _cue_in(other, parsed.text) and _cue_in(topic_id, f"{parsed.cue_prefix} {parsed.previous_text} {parsed.text}") else []
     if topic_id in ("model-states-per-param", "weights-per-param"):
         other = "weights-per-param" if topic_id == "model-states-per-param" else "model-states-per-param"
         has_other = bool(_entities(parsed, "dtype")) if other == "weights-per-param" else _cue_in("model-states", text)
@@ -461,6 +474,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
     ) >= 2:
         return None  # "with the KV cache it's 16 GB": weights + KV, a sum we do not check
 
+    if dim == "bytes" and re.search(r"\bbuckets?\b|\bbucket[_ ]cap\b", clause_text, re.IGNORECASE):
+        return None  # "gradient buckets (DDP default 25 MB)": a communication bucket, not a memory total
     if dim == "bytes":
         if _allreduce_context(parsed, text):
             verdict = _bytes_near_allreduce(parsed, mention, lead, clause_text)
@@ -533,13 +548,15 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
         ):
             return None  # "momentum and variance in 1 byte each": the size of one state, not the total
         attached = _attached_topic(parsed, mention)
+        if attached == "weights" and _MORE_STATES_AFTER.match(parsed.masked[mention.end:mention.end + 80]):
+            attached = "model-states"  # "12 bytes per parameter for fp32 weights + m + v": the weights are one of several states
         if attached == "weights":
             return "weights-per-param"  # "2 bytes for weights" in a breakdown of the 16
         if mention.value <= 8 and re.match(r"^\s*(?:per\s+\w+\s+)?(?:in|for|as|of)\s+§", parsed.masked[mention.end:mention.end + 20]):
             return "weights-per-param"  # "2 bytes/param in fp16": the size of one element in that dtype
         if attached == "kv-cache":
             return None
-        if _cue_in("model-states", text) or re.search(r"\bgrad(?:ient)?s?\b|\bmaster\b|\bmoments?\b|\boptimi[sz]er\b", text, re.IGNORECASE):
+        if attached == "model-states" or _cue_in("model-states", text) or re.search(r"\bgrad(?:ient)?s?\b|\bmaster\b|\bmoments?\b|\boptimi[sz]er\b", text, re.IGNORECASE):
             return "model-states-per-param"
         if _entities(parsed, "dtype") and mention.value <= 8:
             return "weights-per-param"
@@ -590,6 +607,9 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
         ) and not (_allreduce_context(parsed, text) or re.search(r"\btrain|\bbackward|\bgradient|\boptimi[sz]er", text, re.IGNORECASE)):
             return "decode"  # "≈ 9 ms per step": one decode step
         names = [name for name in ("prefill", "decode", "allreduce", "time-to-train") if _cue_in(name, text) or (name == "allreduce" and _allreduce_context(parsed, text))]
+        if "allreduce" in names and re.match(r"\s*(?:[\w-]+\s+){0,2}?(?:plus|\+|on\s+top\s+of|excluding|without|before|besides|not\s+counting)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?all[- ]?reduce",
+                                             parsed.masked[mention.end:mention.end + 60], re.IGNORECASE):
+            names.remove("allreduce")  # "the floor drops to about 1.6 ms plus the all-reduce cost": the time without it
         gpu_nearby = has_gpu or bool(find_gpus(parsed.cue_prefix))
         mfu_given = any(m.role == "mfu" for m in parsed.mentions)
         if not names and (gpu_nearby or mfu_given) and (mention.value >= 3600 or _others(parsed, mention, "FLOPs", "flops?")):
@@ -606,6 +626,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
                 clause_start = parsed.clauses[mention.clause][0]
                 if not _cue_in("decode", clause_text) and not CUES["decode"].search(parsed.text[:clause_start]):
                     return None  # a time with no per-token sense, no token count and no "decode" before it is not a decode time
+                if mention.value >= 10:
+                    return None  # "the 2-minute notice is for draining ... generations": no reply length, and no token takes 10 s
         if topic == "prefill" and (_REPLY_WORDS.search(clause_text) or re.search(r"\b(?:reply|replies|response|answer|output|generat\w*|decod\w*)\b", clause_text, re.IGNORECASE)):
             return "decode" if _cue_in("decode", text) or re.search(r"\btokens?\b", clause_text, re.I) else None  # a reply's time is decoding, not prefill
         if topic == "time-to-train" and (mention.value < 600 or not _cue_local("time-to-train", parsed, mention) and not gpu_nearby):
@@ -613,8 +635,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
         return topic
 
     if dim in ("FLOPs", "flops?"):
-        if _PER_COEFFICIENT.match(parsed.masked[mention.end:mention.end + 40]):
-            return None  # "2 FLOPs per weight per token": a coefficient of the formula, not a total
+        if _PER_COEFFICIENT.match(parsed.masked[mention.end:mention.end + 40]) or mention.value < 1000:
+            return None  # "2 FLOPs per weight per token", "each weight does a multiply and an add, 2 FLOPs": a coefficient, not a total
         is_rate_like = dim == "flops?" and mention.value < 1e18 and has_gpu
         if _cue_in("attention-flops", clause_text) and not _cue_in("train-flops", clause_text):
             return "attention-flops"
@@ -662,6 +684,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
             return None  # a network link's or a store's bandwidth, not the GPU's datasheet figure
         if re.match(r"^\s*(?:per|/|a|each)\s*(?:node|machine|host|server|box|rack|nic|port|link)\b", parsed.masked[mention.end:mention.end + 20], re.IGNORECASE):
             return None  # "200 GB/s per node": a node's network, not one GPU's figure
+        if mention.value < 150e9 and not re.search(r"\bnvlink|\bhbm|\bmemory\s+(?:bandwidth|bw)\b", text, re.IGNORECASE):
+            return None  # every GPU in the datasheet table has at least 300 GB/s of HBM: "the 2 GB/s is aggregate" is a store's
         if has_gpu and _cue_in("bandwidth", text) and (_entities(parsed, "gpu", mention.clause) or len({e.text.lower() for e in _entities(parsed, "gpu")}) == 1):
             return "bandwidth"
         return None
@@ -772,6 +796,8 @@ def _first_after_sends(parsed: ParsedSentence, mention: Mention, lead: str) -> b
         return False
     if _CLAUSE_INPUT_LEAD.match(_QUALIFIER_WORDS.sub("", _clause_before(parsed, mention))):
         return False
+    if re.search(r"\bfor\s+[^,;.]{0,30}\band\s+(?:the\s+|a\s+|an\s+)?$", parsed.masked[max(0, mention.start - 45):mention.start], re.IGNORECASE):
+        return False  # "so for 8 GPUs and 2 GB it's 3.5 GB": the payload, then what each GPU sends
     return not re.search(r"\b(?:for|of|reducing|all-reducing|over)\s+(?:the\s+|a\s+|an\s+)?$", lead, re.IGNORECASE)
 
 
