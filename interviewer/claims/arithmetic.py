@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from interviewer.claims.parser import Mention, ParsedSentence
 from interviewer.claims.units import NUMBER_RE, match_unit, number_value
 
-_RESULT = re.compile(r"(?:=|≈|~=|≃)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_RESULT = re.compile(r"(?:=|≈|~=|≃|\b(?:is|are|gives|makes|comes\s+to)\b)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
 _STOP = re.compile(r"[=≈;:]|,(?=\s)|~=|≃|\bso\b|\bthat'?s\b|\bis\b|\bgives?\b|\bmeans\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\s*(?:(?P<op>[×x*·/+\-−^])|(?P<open>\()|(?P<close>\))|(?P<word>[^\s()×*·/+\-−^\d]+))")
 _LONGER_PRODUCT_BEFORE = re.compile(r"[×*·/]\s*(?:[A-Za-z_][\w-]*\s*){0,2}$|\bx\s+(?:[A-Za-z_][\w-]*\s*){1,2}$")
@@ -268,6 +268,8 @@ def stated_rate(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
     rate, amount = before[-1], before[-2]
     if rate.dim not in _AMOUNT_OF_RATE or amount.dim not in _AMOUNT_OF_RATE[rate.dim] or amount.low is not None or rate.low is not None:
         return None
+    if re.search(r"[+\-−×*·/]\s*$", parsed.masked[:amount.start]):
+        return None  # "(13.5 + 17.2 GB) / 2039 GB/s": the amount is a sum, of which only the last term is read
     if not _AT_RATE.match(parsed.masked[amount.end:rate.start]) or not _RATE_GIVES.match(parsed.masked[rate.end:claim.start]):
         return None
     if not rate.value or not amount.value or rate.value <= 0 or amount.value <= 0:

@@ -305,6 +305,9 @@ def _local_length(r: Resolver, claim: Mention) -> Mention | None:
     return after[0] if after else None
 
 
+_PER_TOKEN_SUBJECT = re.compile(r"^\W*(?:the\s+)?(?:kv|key[- /]value)(?:[- ]cache)?\s*(?:size\s+)?(?:per\s+token|/\s?tok(?:en)?\b)", re.IGNORECASE)
+
+
 def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "bytes")
     notes = ev.notes
@@ -343,11 +346,14 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         notes.append(f"layers = {dims['layers']}, KV heads = {dims['kv_heads']}, head dim = {dims['head_dim']}")
     local = _local_length(r, claim)
     per_token = "per_token" in claim.markers and local is None
+    if not per_token and local is None and _PER_TOKEN_SUBJECT.match(r.parsed.text) and not claim.markers & {"per_sequence", "total"}:
+        # "KV/tok = 2 (K, V) × L × … = 524,288 B = 0.5 MiB": the sentence opens by saying it is per token
+        per_token = not [m for m in r.sentence_mentions("seq", "tokens", "out_tokens", "batch", "requests") if m.start < claim.end]
     if not per_token and local is None and not claim.markers & {"per_sequence", "total"}:
         # "KV cache per token: 2 × 24 × 20 × 128 × 2 bytes = 245,760 bytes": the subject said per token.
         clause_start = r.parsed.clauses[claim.clause][0]
         subject = None
-        for subject in re.finditer(r"\bper\s+token\b|/\s?token\b", r.parsed.text[:clause_start], re.IGNORECASE):
+        for subject in re.finditer(r"\bper\s+token\b|/\s?tok(?:en)?\b", r.parsed.text[:clause_start], re.IGNORECASE):
             pass
         if subject is not None:
             between = [m for m in r.sentence_mentions("seq", "tokens", "out_tokens", "batch", "requests") if subject.end() <= m.start < claim.end + 20]

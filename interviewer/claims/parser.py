@@ -630,7 +630,7 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
 _SCOPE_MARKERS = frozenset({"per_gpu", "per_token", "per_sequence", "per_layer", "total"})
 _COMPARED_WITH = re.compile(
     r"\s*(?:/\s*(?:token|tok|gpu|seq(?:uence)?|layer)s?\b)?\s*[,(]?\s*(?:an?\s+[\w.×-]+\s+saving\s*,?\s*)?"
-    r"(?:instead\s+of|vs\.?|versus|compared\s+(?:to|with)|rather\s+than|down\s+from|up\s+from|against)\s*(?:the\s+)?(?:about\s+|~\s*|≈\s*)?",
+    r"(?:instead\s+of|vs\.?|versus|compared\s+(?:to|with)|rather\s+than|down\s+from|up\s+from|against|call\s+it|i\.e\.,?|or\s+about|or\s+roughly|so\s+about)\s*(?:the\s+)?(?:about\s+|~\s*|≈\s*)?",
     re.I,
 )
 
@@ -640,7 +640,7 @@ def _inherit_compared_scope(parsed: ParsedSentence, mention: Mention) -> None:
     a scoped one of the same kind is in the same scope unless it says its own."""
     if mention.markers & _SCOPE_MARKERS:
         return
-    previous = next((m for m in reversed(parsed.mentions) if m.clause == mention.clause), None)
+    previous = parsed.mentions[-1] if parsed.mentions else None
     if previous is None or previous.dim != mention.dim or not previous.markers & _SCOPE_MARKERS:
         return
     if _COMPARED_WITH.fullmatch(parsed.masked[previous.end:mention.start]):

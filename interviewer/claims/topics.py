@@ -467,6 +467,10 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
     if dim == "bytes" and mention.value <= 64 and re.fullmatch(r"\s*-?(?:bytes?|B)", mention.unit_text or "") and mention.low is None:
         dim = "bytes_per_param"  # "16 bytes each": nobody claims a 16-byte model; it is per parameter
 
+    if dim == "bytes" and re.search(r"\d\s*[A-Za-z]*\s*[−–+]\s*(?:~|≈|about\s+)?\s*$", parsed.masked[max(0, mention.start - 20):mention.start]) and re.match(
+        r"[^;=≈]{0,40}(?:=|≈|→)", parsed.masked[mention.end:mention.end + 45]
+    ):
+        return None  # "80 − 13.5 − ~5 GB workspace ≈ 60 GB of KV": a term of a sum, not a claim of its own
     if dim == "bytes" and "total" in mention.markers and len(_others(parsed, mention, "bytes")) >= 2:
         return None  # "14 GB + 2 GB, so 16 GB total": a sum of other claims
     if dim == "bytes" and _SUM_LEAD.search(parsed.masked[parsed.clauses[mention.clause][0]:mention.start]) and sum(
