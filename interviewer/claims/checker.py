@@ -28,6 +28,7 @@ from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees,
 from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, InvalidInput, MissingInput, Reading
 from interviewer.claims.model import ClaimCheck
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
+from interviewer.claims.scaling import check_scaling
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
 from interviewer.claims.units import BASE_UNIT, format_bytes, format_value
@@ -100,6 +101,12 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 results.append(slip)  # "2 × 80 × 8 × 128 × 2 = 655,360 bytes": wrong whatever it is about
         indices = {index for index, _, _ in claims}
         results.extend(_restatement_slips(parsed))
+        scaling = check_scaling(sentence, offset) if not withdrawn else []
+        if scaling:
+            # "from 2k to 8k context multiplies the KV cache by 16": the factor is the claim, not its numbers
+            covered = [check.span for check in scaling if check.span]
+            claims = [c for c in claims if not any(lo <= parsed.offset + c[1].start < hi for lo, hi in covered)]
+            results.extend(scaling)
         for _, mention, topic in claims:
             try:
                 results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))
@@ -612,7 +619,8 @@ def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmeti
     other_model = _OTHER_MODEL.search(resolver.parsed.text)
     if params_used and not params_stated and other_model and not any(name == "model" and found.source == "sentence" for name, found in resolver.used):
         doubts.append(f"the sentence names {other_model.group()}, and I used the size of the model you are designing")
-    if params_used and not params_stated and _MOE.search(text):
+    reads = ev.topic.id != "weights" or re.search(r"\bactive\b|\bread|\bstream|\bper\s+(?:token|step)\b", text, re.IGNORECASE)
+    if params_used and not params_stated and _MOE.search(text) and reads:  # resident weights are all the experts
         doubts.append("an MoE reads only its active parameters per token, and the sentence does not say how many it means")
     baseline = _BASELINE_BEFORE.search(resolver.parsed.masked[max(0, mention.start - 40):mention.start])
     if baseline and any(m.dim == mention.dim and m.end <= mention.start for m in resolver.parsed.mentions if m is not mention):

@@ -671,7 +671,7 @@ def weights(r: Resolver, claim: Mention, topic: Topic, per_param: bool = False) 
         notes.append(found.note("dtype", key))
     split = 1
     if not per_param and ("per_gpu" in claim.markers or (_clause_has(r, r"\b(?:per|each|every)\s+(?:gpu|device|rank|card)\b|\bper[- ]gpu\b") and "total" not in claim.markers)):
-        found_split = r.number("tp") or r.use("gpus", r.in_sentence("gpus"))
+        found_split = r.number("tp") or r.use("stages", r.in_sentence("stages")) or r.use("gpus", r.in_sentence("gpus"))
         if found_split is None:
             raise MissingInput("how many GPUs the weights are split over")
         split = _int(found_split, "GPUs")

@@ -193,7 +193,7 @@ def _add_piece(pieces: list[tuple[int, str]], text: str, start: int, end: int) -
         start = start + cut + 1 if cut < MAX_PIECE else start + cut
     chunk = text[start:end]
     stripped = chunk.strip()
-    if stripped and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|million|billion|trillion|half|dozen)\b", stripped, re.IGNORECASE):
+    if stripped and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|million|billion|trillion|half|dozen|doubl\w*|tripl\w*|quadrupl\w*|halv\w*)\b", stripped, re.IGNORECASE):
         lead = len(chunk) - len(chunk.lstrip())
         pieces.append((start + lead, stripped))
 

@@ -1,0 +1,177 @@
+"""Scaling statements: "going from 2k to 8k context multiplies the KV cache by 16".
+
+A scaling statement names a quantity, a change of one input (from a to b, or "doubling" it) and the
+factor the quantity changes by. Each law below says how the quantity depends on that input, up to a
+constant, so the factor is checked without knowing anything else about the model or the cluster:
+f(b) / f(a). The claim is correct within 25 % (a ratio is an estimate), incorrect when it is off by
+1.5× or more under every law the sentence may mean, and otherwise not judged.
+
+Laws (each with its source):
+- KV cache bytes = 2 · layers · KV heads · head dim · bytes · tokens: linear in the context length
+  and in the batch (Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2).
+- Attention scores QKᵀ: an n × n matrix per head, so its memory and the FLOPs of QKᵀ and AV grow with
+  the square of the context length (Vaswani et al. 2017, Table 1: O(n²·d) per layer).
+- Ring all-reduce: each GPU sends 2(n−1)/n of the payload, and a bandwidth-bound all-reduce takes
+  that over the link bandwidth (Patarasuk & Yuan 2009; NCCL's "bus bandwidth" docs).
+- ZeRO-3 / FSDP model states per GPU: 16Ψ/N, inverse in the GPU count (Rajbhandari et al. 2020, §5).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from interviewer.claims.model import ClaimCheck
+from interviewer.claims.units import context_length
+
+_NUMBER = r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s*(?P<{0}k>[kK]\b)?"
+
+
+@dataclass(frozen=True)
+class Law:
+    quantity: str
+    cue: re.Pattern
+    variable: str
+    """"context" or "gpus": what the from/to numbers must be."""
+    grows: Callable[[float], float]
+    formula: str
+    unless: re.Pattern | None = None
+    """Words that change something else the law holds fixed (a ring that leaves the node changes its link)."""
+
+
+_CONTEXT_UNIT = re.compile(r"^\s*(?:[kK]\b)?\s*(?:-?\s*tokens?|tok|context|ctx|sequence|seq)?", re.IGNORECASE)
+LAWS = (
+    Law("KV cache", re.compile(r"\bkv\b|\bkey[- /]value\b", re.I), "context", lambda n: n, "KV cache ∝ context length (2·L·n_kv·d_h·bytes per token)"),
+    Law("attention score matrix", re.compile(r"\bscore\s+matri|\battention\s+(?:matri|flops|compute|cost|memory|scores)|\bqk\s*(?:ᵀ|\^?t)\b|\bq\s*k\s*\^?t\b|\bquadratic", re.I),
+        "context", lambda n: n * n, "the n × n score matrix ∝ n²"),
+    Law("ring all-reduce", re.compile(r"\ball[- ]?reduce\b", re.I), "gpus", lambda n: 2 * (n - 1) / n, "each GPU sends 2(n−1)/n of the payload, over the same link",
+        re.compile(r"\bnodes?\b|\binter[- ]?node|\bcross[- ]node|\binfiniband\b|\bib\b|\bnetwork|\bethernet|\bnic|\blatency[- ]bound|\bsmall\s+(?:messages|payloads)|\bhops?\b|\bsteps\b", re.I)),
+    Law("model states per GPU (ZeRO-3)", re.compile(r"\bzero[- ]?3\b|\bfsdp\b|\bper[- ]gpu\s+(?:memory|model\s+states|states)", re.I), "gpus", lambda n: 1 / n,
+        "16Ψ/N per GPU"),
+)
+
+_FROM_TO = re.compile(r"\bfrom\s+" + _NUMBER.format("a") + r"(?P<au>[^\d;.]{0,20}?)\s*\bto\s+" + _NUMBER.format("b") + r"(?P<bu>[^\d;.,]{0,25})", re.IGNORECASE)
+_DOUBLING = re.compile(r"\b(?P<verb>doubl(?:e|es|ing)|tripl(?:e|es|ing)|quadrupl(?:e|es|ing)|halv(?:e|es|ing))\s+(?:the\s+)?(?P<what>[\w-]+(?:\s+(?:length|window|size|count))?)", re.IGNORECASE)
+_FACTOR_AFTER = re.compile(
+    r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
+    r"|(?P<r2>\d+(?:\.\d+)?)\s*(?:×|x\b|times)\s*(?P<dir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower|the\s+memory|as\s+(?:much|large|big|long|slow))"
+    r"|(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<pdir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower)"
+    r"|\b(?P<word>doubl(?:es|ing|e)|tripl(?:es|ing|e)|quadrupl(?:es|ing|e)|halv(?:es|ing|e))\b(?!\s+(?:the\s+)?(?:context|sequence|seq|gpus?|length|batch|ring))",
+    re.IGNORECASE,
+)
+_WORD_FACTOR = {"doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0, "halv": 0.5}
+_SHRINK_DIR = {"faster", "smaller", "less", "shorter", "lower"}
+_GPU_UNIT = re.compile(r"^\s*(?:gpus?|ranks?|devices?|nodes?|workers?|cards?|participants?)\b", re.IGNORECASE)
+
+
+def _variable_of(unit_text: str, sentence: str) -> str | None:
+    if _GPU_UNIT.match(unit_text) or (not unit_text.strip() and re.search(r"\bgpus?\b|\branks?\b|\bring\b", sentence, re.I)):
+        return "gpus"
+    if re.search(r"tok|context|ctx|seq|length", unit_text, re.I) or re.search(r"\bcontext\b|\bsequence\b|\btokens?\b", sentence, re.I):
+        return "context"
+    return None
+
+
+def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
+    """The scaling statements in one sentence, each checked against every law its words may mean."""
+    change = _change(sentence)
+    if change is None:
+        return []
+    a, b, variable, end = change
+    factor = _FACTOR_AFTER.search(sentence, end if end is not None else 0)
+    if factor is None or a <= 0 or b <= 0 or a == b:
+        return []
+    claimed = _claimed_factor(factor)
+    if claimed is None or claimed <= 0:
+        return []
+    laws = [law for law in LAWS if law.variable == variable and law.cue.search(sentence) and not (law.unless and law.unless.search(sentence))]
+    if not laws:
+        return []
+    expected = [(law, law.grows(b) / law.grows(a)) for law in laws]
+    said = factor.group(0).strip()
+    for law, value in expected:
+        if _close(claimed, value, 0.25):
+            return [_result(sentence, offset, factor, law, claimed, value, "correct",
+                            f"You said the {law.quantity} changes by {_times(claimed)} ({said}); I get {_times(value)}: {law.formula}, {_ratio_text(law, a, b)}.")]
+    if all(max(claimed / value, value / claimed) >= 1.5 for _, value in expected):
+        law, value = expected[0]
+        others = "; ".join(f"{other.quantity}: {_times(v)}" for other, v in expected[1:])
+        return [_result(sentence, offset, factor, law, claimed, value, "incorrect",
+                        f"You said the {law.quantity} changes by {_times(claimed)} ({said}); I get {_times(value)}: {law.formula}, {_ratio_text(law, a, b)}."
+                        + (f" Other readings don't match either ({others})." if others else ""))]
+    return []
+
+
+def _change(sentence: str) -> tuple[float, float, str, int | None] | None:
+    """(from, to, which input, where the change ends) for "from 2k to 8k tokens" or "doubling the context"."""
+    span = _FROM_TO.search(sentence)
+    if span is not None:
+        a = _value(span.group("a"), span.group("ak"))
+        b = _value(span.group("b"), span.group("bk"))
+        variable = _variable_of(span.group("bu") or span.group("au") or "", sentence)
+        if a is None or b is None or variable is None:
+            return None
+        if variable == "context":
+            a, b = context_length(a, bool(span.group("ak"))), context_length(b, bool(span.group("bk")))
+        return a, b, variable, span.end("b")
+    doubling = _DOUBLING.search(sentence)
+    if doubling is not None:
+        what = doubling.group("what")
+        variable = "gpus" if _GPU_UNIT.match(what) or re.search(r"\bgpus?\b|\branks?\b", what, re.I) else (
+            "context" if re.search(r"context|sequence|seq|length|tokens?", what, re.I) else None)
+        if variable is None:
+            return None
+        factor = next(v for k, v in _WORD_FACTOR.items() if doubling.group("verb").lower().startswith(k))
+        base = 8.0 if variable == "gpus" else 4096.0  # the laws in n are scale-free except the all-reduce, which barely moves
+        return base, base * factor, variable, doubling.end("what")
+    return None
+
+
+def _value(number: str, k: str | None) -> float | None:
+    try:
+        value = float(number.replace(",", ""))
+    except ValueError:
+        return None
+    return value * 1000 if k else value
+
+
+def _claimed_factor(factor: re.Match) -> float | None:
+    if factor.group("r"):
+        value = float(factor.group("r"))
+        return 1 / value if factor.group("shrink") else value
+    if factor.group("r2"):
+        value = float(factor.group("r2"))
+        direction = (factor.group("dir") or "").lower()
+        return 1 / value if direction in _SHRINK_DIR else value
+    if factor.group("pct"):
+        change = float(factor.group("pct")) / 100
+        return 1 - change if factor.group("pdir").lower() in _SHRINK_DIR else 1 + change
+    if factor.group("word"):
+        word = factor.group("word").lower()
+        return next(v for k, v in _WORD_FACTOR.items() if word.startswith(k))
+    return None
+
+
+def _close(claimed: float, value: float, tolerance: float) -> bool:
+    return value / (1 + tolerance) <= claimed <= value * (1 + tolerance)
+
+
+def _times(value: float) -> str:
+    if value >= 1:
+        return f"{value:.3g}×"
+    return f"1/{1 / value:.3g} (×{value:.3g})"
+
+
+def _ratio_text(law: Law, a: float, b: float) -> str:
+    return f"f({b:,.0f}) / f({a:,.0f})" if law.variable == "gpus" else f"at {b:,.0f} vs {a:,.0f} tokens"
+
+
+def _result(sentence: str, offset: int, factor: re.Match, law: Law, claimed: float, value: float, verdict: str, explanation: str) -> ClaimCheck:
+    return ClaimCheck(
+        text=sentence.strip(), quantity=f"{law.quantity} scaling factor", claimed=claimed if math.isfinite(claimed) else None,
+        computed=value if math.isfinite(value) else None, unit="ratio", verdict=verdict,  # type: ignore[arg-type]
+        explanation=explanation, working=[law.formula, f"expected factor {value:.4g}", f"claimed factor {claimed:.4g}"], tolerance=0.25,
+        span=(offset + factor.start(), offset + factor.end()),
+    )

@@ -1,0 +1,43 @@
+"""Scaling statements are checked as factors between two points of a law (interviewer/claims/scaling.py)."""
+
+import pytest
+
+from interviewer.claims import check_claims
+
+
+def _verdicts(text: str) -> list[tuple[str, str]]:
+    return [(c.quantity, c.verdict) for c in check_claims(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Going from 2k to 8k context multiplies the per-sequence KV cache by 16.", "incorrect"),
+        ("Going from 2k to 8k context multiplies the KV cache by 4.", "correct"),
+        ("Doubling the context quadruples the KV cache.", "incorrect"),
+        ("Doubling the context doubles the KV cache.", "correct"),
+        ("Going from 2k to 8k tokens multiplies the attention score matrix by 16.", "correct"),
+        ("Doubling the sequence length quadruples the attention FLOPs.", "correct"),
+        ("Going from 8 to 64 GPUs in the ring makes the bandwidth-bound all-reduce about 8× slower.", "incorrect"),
+        ("Going from 8 to 64 GPUs in the ring makes the all-reduce only about 12% slower.", "correct"),
+        ("With ZeRO-3, going from 8 to 64 GPUs cuts the per-GPU model states by 8.", "correct"),
+        ("Doubling the GPUs halves the per-GPU model states under ZeRO-3.", "correct"),
+    ],
+)
+def test_scaling_statements(text: str, verdict: str) -> None:
+    found = [v for quantity, v in _verdicts(text) if "scaling factor" in quantity]
+    assert found == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the ring leaves the node: the link changes, which the 2(n-1)/n law holds fixed
+        "Going from 8 GPUs in one node to 16 over two nodes makes the all-reduce about 5× slower.",
+        # a change the laws do not cover (batch, bits) is not judged
+        "Doubling the batch doubles the KV cache.",
+        "Going from 16 to 8 bits halves the weights.",
+    ],
+)
+def test_scaling_outside_the_laws_is_not_judged(text: str) -> None:
+    assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
