@@ -29,6 +29,7 @@ from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, Inv
 from interviewer.claims.model import ClaimCheck
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
 from interviewer.claims.scaling import check_scaling
+from interviewer.claims.formulas import check_formulas
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
 from interviewer.claims.units import BASE_UNIT, format_bytes, format_value
@@ -101,12 +102,13 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 results.append(slip)  # "2 × 80 × 8 × 128 × 2 = 655,360 bytes": wrong whatever it is about
         indices = {index for index, _, _ in claims}
         results.extend(_restatement_slips(parsed))
-        scaling = check_scaling(sentence, offset) if not withdrawn else []
-        if scaling:
-            # "from 2k to 8k context multiplies the KV cache by 16": the factor is the claim, not its numbers
-            covered = [check.span for check in scaling if check.span]
+        formula_checks = [*check_scaling(sentence, offset), *check_formulas(sentence, offset)] if not withdrawn else []
+        if formula_checks:
+            # "from 2k to 8k context multiplies the KV cache by 16", "99.9% over 30 days allows 8 hours":
+            # the formula's result is the claim; no topic reads the same number again
+            covered = [check.span for check in formula_checks if check.span]
             claims = [c for c in claims if not any(lo <= parsed.offset + c[1].start < hi for lo, hi in covered)]
-            results.extend(scaling)
+            results.extend(formula_checks)
         for _, mention, topic in claims:
             try:
                 results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))

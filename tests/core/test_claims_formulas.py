@@ -1,0 +1,30 @@
+"""Formula applications and format constants (interviewer/claims/formulas.py): right within tolerance,
+wrong when 1.5x off under every accepted convention."""
+
+import pytest
+
+from interviewer.claims import check_claims
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity", "verdict"),
+    [
+        ("99.9% over 30 days allows about 8 hours of downtime.", "SLO error budget", "incorrect"),
+        ("99.9% over 30 days allows about 43 minutes of downtime.", "SLO error budget", "correct"),
+        ("A 99.99% monthly availability target (30 days) gives about 43 minutes of budget.", "SLO error budget", "incorrect"),
+        ("A 99.99% monthly availability target gives about 4.3 minutes of budget.", "SLO error budget", "correct"),
+        ("If 99.9% of requests must score within 50 ms, at 2,000 req/s we can afford about 20 late requests per second.",
+         "requests over the SLO per second", "incorrect"),
+        ("16 A100s for a month is about 1,150 GPU-hours.", "GPU-hours", "incorrect"),
+        ("16 A100s for a month is about 11.5k GPU-hours.", "GPU-hours", "correct"),
+        ("On H100, fp8 runs at about 4x the bf16 rate.", "fp8 vs bf16 peak rate", "incorrect"),
+        ("int8 on the A100 is 2× the fp16 rate.", "int8 vs fp16 peak rate", "correct"),
+        ("fp16 tops out around 32768, so big activations overflow.", "fp16 largest finite value", "incorrect"),
+        ("fp16 tops out at 65,504.", "fp16 largest finite value", "correct"),
+        ("fp16 subnormals bottom out around 6e-6.", "fp16 smallest subnormal", "incorrect"),
+        ("fp16's smallest subnormal is 2^-24 ≈ 6.0e-8.", "fp16 smallest subnormal", "correct"),
+    ],
+)
+def test_formula_checks(text: str, quantity: str, verdict: str) -> None:
+    found = [c.verdict for c in check_claims(text) if c.quantity == quantity]
+    assert found and found[0] == verdict, check_claims(text)
