@@ -102,7 +102,7 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 results.append(slip)  # "2 × 80 × 8 × 128 × 2 = 655,360 bytes": wrong whatever it is about
         indices = {index for index, _, _ in claims}
         results.extend(_restatement_slips(parsed))
-        formula_checks = [*check_scaling(sentence, offset), *check_formulas(sentence, offset)] if not withdrawn else []
+        formula_checks = [*check_scaling(sentence, offset), *check_formulas(sentence, offset, parsed.previous_text)] if not withdrawn else []
         if formula_checks:
             # "from 2k to 8k context multiplies the KV cache by 16", "99.9% over 30 days allows 8 hours":
             # the formula's result is the claim; no topic reads the same number again
@@ -412,6 +412,15 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
         second = _evaluate(parsed, mention, topic, alone, text, said, span, arithmetic)
         if second.verdict in ("correct", "incorrect"):
             check = second
+        elif _premises_only(resolver, check) and any(w.startswith("missing:") for w in second.working):
+            # "We have 16 GPUs and a 4B model with mixed-precision Adam. ZeRO-3 leaves about 16 GB per GPU.":
+            # the inputs are the answer's own premise, stated just before, and nothing else offers a value.
+            trusting = Resolver(parsed, mention, context, facts, claims)
+            trusting.trust_premises = True
+            third = _evaluate(parsed, mention, topic, trusting, text, said, span, arithmetic)
+            if third.verdict == "incorrect":
+                premises = "; ".join(f"{_INPUT_NAMES.get(n, n)} {f.text or f.value}" for n, f in resolver.used if context.carried_from_elsewhere(f))
+                check = third.model_copy(update={"explanation": f"{third.explanation} (With what you said just before: {premises}.)"})
     if check.verdict == "incorrect" and (scope := _other_scope(parsed, mention, topic, check)):
         # The clause speaks of a scope or component this topic does not compute: ask, do not assert.
         words = scope.group().strip()
@@ -460,6 +469,20 @@ def asks_which_quantity(claim: dict) -> bool:
     interviewer asks which quantity was meant (see ``_other_scope``)."""
     working = claim.get("working") or []
     return claim.get("verdict") == "unverifiable" and bool(working) and OUTSIDE_SCOPE in working[0]
+
+
+def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
+    """Whether the only doubts about a claim are inputs the answer stated in the last two sentences, as
+    plain premises (not another option, not two values for one input)."""
+    if resolver.ambiguous or resolver.context.new_option:
+        return False
+    carried_names = {name for name, found in resolver.used if resolver.context.carried_from_elsewhere(found)}
+    if not carried_names <= {"gpus", "params", "batch", "seq", "tokens"}:
+        return False  # a model, GPU, dtype or ZeRO stage named earlier is often another system's ("with full MHA ...")
+    carried = [found for _, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
+    doubts = [w for w in check.working if w.startswith("not judged:")]
+    return bool(carried) and all(resolver.context.sentence - found.sentence <= 2 for found in carried) and all(
+        "comes from an earlier sentence" in doubt for doubt in doubts)
 
 
 def _not_judged(check: ClaimCheck) -> bool:
@@ -592,7 +615,7 @@ def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmeti
     doubts: list[str] = []
     seen: set[str] = set()
     for name, found in resolver.used:
-        if resolver.context.carried_from_elsewhere(found) and name not in seen:
+        if resolver.context.carried_from_elsewhere(found) and name not in seen and not resolver.trust_premises:
             seen.add(name)
             where = "an earlier sentence" if found.sentence != resolver.context.sentence else "another option before the semicolon"
             doubts.append(f"the {_INPUT_NAMES.get(name, name)} ({found.text or found.value}) comes from {where}")

@@ -4,6 +4,7 @@
   a 30-day month is 43,200 minutes, and 30.44 and 31 days are accepted too). Google SRE book,
   ch. 3 "Embracing Risk" (error budgets).
 - Late requests: (1 − p) × rate ("99.9% within 50 ms at 2,000 req/s: about 2 late per second").
+- Tokens per step: sequences × tokens per sequence, the batch stated in this or the last sentence.
 - GPU-hours: GPUs × hours ("16 A100s for a month is about 11,500 GPU-hours"; a month is 720 or 730 h).
 - Peak-rate ratios between precisions, from the dense datasheet peaks in ``tools.hardware``
   ("fp8 runs at about 2× the bf16 rate" on H100, L4; int8 is 2× fp16 on A100, T4, A10G).
@@ -104,8 +105,37 @@ _LIMITS = (
 )
 
 
-def check_formulas(sentence: str, offset: int = 0) -> Iterator[ClaimCheck]:
-    """Every formula application and datasheet constant in one sentence, checked."""
+_SEQUENCES_OF = re.compile(r"\b(?P<b>\d[\d,]*)\s+(?:sequences|samples|examples|rows)\s+(?:of|×|x|at)\s+(?P<s>\d[\d,]*)\s*(?P<k>[kK]\b)?\s*(?:-\s*)?tokens?\b", re.IGNORECASE)
+_TOKENS_PER_STEP = re.compile(r"(?P<c>" + _NUM + r")\s*(?P<m>[kKMB]\b|million|billion)?\s*tokens?\s+(?:per|a|each|every|in\s+(?:a|each))\s+(?:step|batch|iteration|update|optimi[sz]er\s+step)\b", re.IGNORECASE)
+
+
+def _tokens_per_step(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"The global batch is 512 sequences of 2048 tokens. That's about 4M tokens per step." (1.05M)"""
+    batch = None
+    for batch in _SEQUENCES_OF.finditer(f"{before} {sentence}"):
+        pass
+    if batch is None:
+        return
+    sequences, length = _number(batch.group("b")), _number(batch.group("s"))
+    if sequences is None or length is None:
+        return
+    lengths = [length * 1024, length * 1000] if batch.group("k") else [length]
+    for match in _TOKENS_PER_STEP.finditer(sentence):
+        claimed = _number(match.group("c"))
+        if claimed is None:
+            continue
+        claimed *= {"k": 1e3, "m": 1e6, "b": 1e9, "million": 1e6, "billion": 1e9}.get((match.group("m") or "").lower(), 1.0)
+        accepted = [sequences * n for n in lengths]
+        check = _check(sentence, offset, match, "c", "tokens per step", claimed, accepted, "tokens", f"{match.group('c')}{match.group('m') or ''} tokens per step",
+                       f"{accepted[0]:,.0f} tokens", f"{sequences:,.0f} sequences × {lengths[0]:,.0f} tokens")
+        if check:
+            yield check
+
+
+def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator[ClaimCheck]:
+    """Every formula application and datasheet constant in one sentence, checked (``before`` is the
+    sentence before it, which may state the inputs: a batch of sequences and their length)."""
+    yield from _tokens_per_step(sentence, offset, before)
     for match in _BUDGET.finditer(sentence):
         p = float(match.group("p"))
         if match.group("period"):

@@ -441,7 +441,19 @@ def parse_sentence(text: str, offset: int = 0, max_mentions: int = MAX_MENTIONS_
         parsed.mentions.append(mention)
         pos = max(mention.end, m.end())
     _six_n_d(parsed)
+    _restated_scope_backwards(parsed)
     return parsed
+
+
+_RESTATED_BY = re.compile(r"\s*,?\s*(?:call\s+it|i\.e\.,?|or\s+about|or\s+roughly|≈|~=)\s*(?:about\s+|~\s*)?", re.I)
+
+
+def _restated_scope_backwards(parsed: ParsedSentence) -> None:
+    """"245,760 bytes, call it 0.25 MB per token": the figure restated with a scope had that scope too."""
+    for first, second in zip(parsed.mentions, parsed.mentions[1:], strict=False):
+        if first.dim == second.dim and not first.markers & _SCOPE_MARKERS and second.markers & _SCOPE_MARKERS \
+                and _RESTATED_BY.fullmatch(parsed.masked[first.end:second.start]):
+            first.markers |= second.markers & _SCOPE_MARKERS
 
 
 _SIX_N_D = re.compile(r"\b6\s*[×x*·]\s*$")

@@ -220,6 +220,8 @@ class Resolver:
 
     def __init__(self, parsed: ParsedSentence, claim: Mention, context: Context, facts: dict[str, object], claims: set[int], strict: bool = False):
         self.parsed = parsed
+        self.trust_premises = False
+        """Inputs carried from the answer's last sentences are taken as stated (see ``checker._premises_only``)."""
         self.strict = strict
         """Only values that certainly apply: no other sentence's, none from another option ("..., or ...")."""
         self.claim = claim

@@ -33,7 +33,7 @@ TOPICS: dict[str, Topic] = {
     for topic in (
         Topic("kv-cache", "KV cache size", "kv-cache",
               r"%|\bpercent\b|\bper-token\b|\b(?:cache|kv)\s+per\s+layer\b|\bper[- ]layer\s+(?:cache|kv|size)\b"
-              r"|\b(?:left|leaves|remaining|headroom|spare|subtract\w*|minus)\b|\broom\s+for\b|\bbudget\s+for\b"),
+              r"|\b(?:left|leaves|remaining|headroom|spare|subtract\w*|minus)\b"),
         Topic("activations", "activation memory", "activations", r"\bper[- ]layer\b|\b(?:one|each|a\s+single)\s+layer\b"),
         Topic("model-states", "model-state memory", "model-states", r"\b(?:momentum|variance|moments?|master\s+(?:copy|weights)|optimi[sz]er\s+states?|adam\s+states?)\b(?:\s+\w+){0,2}\s+(?:alone|only|together|are|is|take|takes|need|needs|cost|costs)\b|\b(?:alone|only)\b|\b(?:free|left|remaining|headroom|spare)\b|\bcheckpoints?\b"),
         Topic("model-states-per-param", "model-state bytes per parameter", "model-states"),
@@ -500,7 +500,9 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: 
         owner = re.search(r"(?:\bgpu|\bcard|\bdevice|(§+))'s\s*(?:about\s+|~\s*)?$", parsed.masked[max(0, mention.start - 20):mention.start], re.IGNORECASE)
         if (owner and owner.group(1) is None) or _gpu_right_before(parsed, mention):
             return None  # "one GPU's 40 GB": a capacity
-        if _REMAINDER_LEAD.search(_clause_before(parsed, mention)) or _CLAUSE_INPUT_LEAD.match(_QUALIFIER_WORDS.sub("", _clause_before(parsed, mention))):
+        held = _attached_topic(parsed, mention) in ("model-states", "weights", "kv-cache") and re.search(r"\bleaves?\b", _clause_before(parsed, mention), re.I) \
+            and re.search(r"\bper[- ](?:gpu|device|rank)\b|\bon\s+each\b|\beach\s+(?:gpu|device|rank)\b", parsed.masked[mention.end:mention.end + 60], re.I)
+        if (_REMAINDER_LEAD.search(_clause_before(parsed, mention)) and not held) or _CLAUSE_INPUT_LEAD.match(_QUALIFIER_WORDS.sub("", _clause_before(parsed, mention))):
             return None  # "leaves ≈ 60 GB for KV", "For 2 GB of gradients": what is left, or the set-up
         if mention.qualifier in ("≤", "<=", "<", "≥", ">=", ">") and re.search(r"[A-Za-zΨψΦ·)]\s*(?:≤|<=|<|≥|>=|>)\s*$", parsed.text[max(0, mention.start - 12):mention.start]):
             return None  # "16Ψ ≤ 80 GB": a constraint being solved, not a claimed size

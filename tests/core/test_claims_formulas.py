@@ -28,3 +28,26 @@ from interviewer.claims import check_claims
 def test_formula_checks(text: str, quantity: str, verdict: str) -> None:
     found = [c.verdict for c in check_claims(text) if c.quantity == quantity]
     assert found and found[0] == verdict, check_claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("The global batch is 512 sequences of 2048 tokens. That's about 4M tokens per step.", "incorrect"),
+        ("The global batch is 512 sequences of 2048 tokens, about 1M tokens per step.", "correct"),
+    ],
+)
+def test_tokens_per_step_from_this_or_the_last_sentence(text: str, verdict: str) -> None:
+    assert [c.verdict for c in check_claims(text) if c.quantity == "tokens per step"] == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("We have 16 GPUs and a 4B model with mixed-precision Adam. ZeRO-3 leaves about 16 GB of model states per GPU.", "incorrect"),
+        ("We have 16 GPUs and a 4B model with mixed-precision Adam. ZeRO-3 leaves about 4 GB of model states per GPU.", "correct"),
+    ],
+)
+def test_premises_stated_just_before_are_inputs(text: str, verdict: str) -> None:
+    # no scenario offers another GPU count or size: the answer's own premise is the only reading
+    assert [c.verdict for c in check_claims(text)] == [verdict]
