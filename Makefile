@@ -1,6 +1,6 @@
 # The two commands a newcomer needs:
 #   make run    set up (first time) and start the app on its offline default
-#   make test   set up (first time, with test extras) and run the whole test suite
+#   make test   set up (first time, with test extras), lint, and run the whole test suite
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -25,8 +25,11 @@ setup-test: $(VENV)/.installed-test
 run: setup
 	$(BIN)/interviewer
 
-test: setup-test
+test: lint
 	$(BIN)/python -m pytest
+
+lint: setup-test
+	$(BIN)/ruff check .
 
 test-snapshot-update: setup-test
 	$(BIN)/python -m pytest tests/tui/test_snapshots.py --snapshot-update

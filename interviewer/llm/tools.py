@@ -80,7 +80,7 @@ def _widened(annotation: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(annotation)
         if any(a in (int, float) for a in args) and str not in args:
-            return typing.Union[(*args, str)]  # noqa: UP007  (built from a tuple)
+            return typing.Union[(*args, str)]  # Union, not |: built from a tuple
     return annotation
 
 

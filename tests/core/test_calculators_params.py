@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.tools import CalculatorInputError, MODEL_PRESETS, get_preset
+from interviewer.tools import MODEL_PRESETS, CalculatorInputError, get_preset
 from interviewer.tools.params import parameter_count
 from interviewer.tools.presets import llama_default_ffn
 

@@ -108,7 +108,7 @@ def test_two_instances_share_the_database(tmp_path):
         try:
             for i in range(turns):
                 writer.add_turn(interview, Turn(role=Role.candidate, kind=TurnKind.answer, text=f"answer {i} about routing"), {"i": i})
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+        except BaseException as exc:  # collected for the assertion
             errors.append(exc)
 
     def browse():
@@ -117,7 +117,7 @@ def test_two_instances_share_the_database(tmp_path):
                 reader.list_interviews(search="routing")
                 reader.scenario_stats()
                 reader.get(interview)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=write), threading.Thread(target=browse)]

@@ -7,8 +7,7 @@ import sqlite3
 import pytest
 
 from interviewer.domain import Role, Scorecard, Turn, TurnKind
-from interviewer.store import StoreError, TranscriptStore
-from interviewer.store import migrations
+from interviewer.store import StoreError, TranscriptStore, migrations
 from interviewer.store.migrations import MIGRATIONS, migrate
 
 m001_initial = MIGRATIONS[0]  # the decorator returns None (llm style); the list keeps the functions

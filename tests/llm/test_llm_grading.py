@@ -16,12 +16,12 @@ from interviewer.engine.scoring import estimate_level, tier_scores, weighted_tot
 from interviewer.llm.grading import (
     CriterionVerdict,
     Judgement,
+    evidence_corpus,
     grade_with_llm,
     llm_scorecard,
     merge_judgement,
     parse_judgement,
     verify_quote,
-    evidence_corpus,
 )
 from rubrics.loader import get_scenario
 
