@@ -107,9 +107,6 @@ class MiniLMEmbedder:
         out = [vectors[i] for i in range(len(texts))]
         return out
 
-    def embed_one(self, text: str) -> list[float]:
-        return self.embed([text])[0]
-
 
 _lock = threading.Lock()
 
@@ -123,10 +120,6 @@ def get_embedder() -> MiniLMEmbedder:
     """The process-wide embedder, loaded on first use (about 2 s: torch import + weights)."""
     with _lock:
         return _load()
-
-
-def is_loaded() -> bool:
-    return _load.cache_info().currsize > 0
 
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"

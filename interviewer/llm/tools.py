@@ -39,8 +39,6 @@ MAX_TOOL_RESULT_CHARS = 4000
 PASSAGE_CHARS = 900
 MAX_NOTE_CHARS = 1000
 
-NEXT_QUESTION = "next_question"
-
 
 def calculator_tool_name(calculator: str) -> str:
     return "calculate_" + calculator.replace("-", "_")
