@@ -7,7 +7,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP_INSTALL := $(BIN)/pip install --quiet -c constraints.txt
 
-.PHONY: run test setup setup-test bench test-snapshot-update lint constraints clean
+.PHONY: run test test-fast setup setup-test bench test-snapshot-update lint constraints clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ run: setup
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The fast tier: everything not marked slow (no torch models, embedder or Chroma).
+test-fast: lint
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: setup-test
 	$(BIN)/ruff check .

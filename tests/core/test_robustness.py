@@ -16,8 +16,6 @@ from interviewer.engine import grade_answers, start_interview
 from interviewer.store import TranscriptStore, open_store
 from rubrics.loader import get_scenario
 
-pytestmark = pytest.mark.slow
-
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 INJECTIONS = yaml.safe_load((FIXTURES / "injections.yaml").read_text())
 EVAL = {sid: yaml.safe_load((FIXTURES / "eval" / f"{sid}.yaml").read_text()) for sid in ("train-10b-8gpu", "moe-routing")}
@@ -32,6 +30,7 @@ def test_injection_corpus_is_large_and_varied():
     assert any("SYSTEM" in text for text in INJECTIONS) and any("```" in text for text in INJECTIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario_id", sorted(EVAL))
 def test_no_injection_raises_the_offline_score(scenario_id):
     scenario = get_scenario(scenario_id).scenario
@@ -44,6 +43,7 @@ def test_no_injection_raises_the_offline_score(scenario_id):
         assert alone <= 5, (attempt, alone)
 
 
+@pytest.mark.slow
 def test_injections_never_reveal_the_model_answer_during_the_interview():
     store = open_store()
     agent = start_interview("moe-routing", settings=Settings(max_followups_per_step=3), store=store)
@@ -64,6 +64,7 @@ def test_injections_never_reveal_the_model_answer_during_the_interview():
         assert agent.scorecard().model_answer == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "answer",
     [
