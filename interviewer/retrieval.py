@@ -45,7 +45,3 @@ def search(query: str, k: int = 5, *, notes: list[str] | None = None, chroma_url
 @lru_cache(maxsize=512)
 def _cached_search(index: KnowledgeIndex, query: str, k: int, notes: tuple[str, ...]) -> list[Passage]:
     return index.search(query, k, notes=list(notes) or None)
-
-
-def is_open(chroma_url: str | None = None) -> bool:
-    return (chroma_url or _default_url) in _indexes

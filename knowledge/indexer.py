@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from urllib.parse import urlparse
 
 from knowledge.lexical import BM25
-from knowledge.notes import Chunk, all_chunks, load_notes
+from knowledge.notes import Chunk, all_chunks
 
 COLLECTION = "interviewer-knowledge"
 CANDIDATES = 30
@@ -204,7 +204,3 @@ class KnowledgeIndex:
             if len(passages) == k:
                 break
         return passages
-
-
-def note_titles() -> dict[str, str]:
-    return {note_id: note.title for note_id, note in load_notes().items()}

@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 
 MAX_CHUNK_CHARS = 1100
 """About 250 MiniLM tokens: longer text would be truncated by the embedder, so we split it."""
@@ -54,10 +53,6 @@ class Note:
     text: str
     chunks: list[Chunk] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
-
-    @property
-    def headings(self) -> list[str]:
-        return list(dict.fromkeys(chunk.heading for chunk in self.chunks))
 
 
 class NoteFormatError(ValueError):
@@ -118,10 +113,6 @@ def _note_files() -> list[tuple[str, str]]:
 def load_notes() -> dict[str, Note]:
     """Every shipped note by id."""
     return {name[:-3]: parse_note(name[:-3], text, name) for name, text in _note_files()}
-
-
-def load_notes_from(folder: Path) -> dict[str, Note]:
-    return {p.stem: parse_note(p.stem, p.read_text(encoding="utf-8"), str(p)) for p in sorted(folder.glob("*.md"))}
 
 
 def known_note_ids() -> set[str]:

@@ -133,13 +133,6 @@ def _note_references(scenario: Scenario):
         yield f"anti_patterns[{i}].notes", anti.notes
 
 
-def load_path(path: Path, known_notes: set[str] | None = None) -> list[Scenario]:
-    scenarios, errors = validate_files(read_scenario_files(path), known_notes)
-    if errors:
-        raise RubricLoadError(errors)
-    return scenarios
-
-
 @dataclass(frozen=True)
 class LoadedScenario:
     scenario: Scenario

@@ -166,7 +166,7 @@ class InterviewerApp(App[None]):
         else:
             self.call_from_thread(self._models_loaded, None)
         # While we are at it, the screens that are imported on first use (plotext is slow to import).
-        import tui.screens.history_screen  # noqa: F401
+        import tui.screens.history_screen
         import tui.screens.interview_screen  # noqa: F401
 
     def _models_loaded(self, problem: str | None) -> None:

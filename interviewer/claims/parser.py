@@ -315,7 +315,6 @@ _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
 ]
 _PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+(?:gpu|device|rank|card|worker)\b|\bper[- ]gpu\b)[^;\d]{0,60}$", re.I)
 _TOTAL_BEFORE = re.compile(r"\b(?:total|in\s+total|overall|altogether|combined|aggregate)\b[^;]{0,40}$|\b(?:shard(?:ing|s)?|split(?:ting|s)?|spread(?:ing|s)?|divid(?:e|es|ing)|partition(?:ing|s)?)\s+(?:the\s+|all\s+|those\s+)?(?:about\s+|~\s*)?$", re.I)
-_PER_GPU_ANYWHERE = re.compile(r"\bper[- ](?:gpu|device|rank)\b|\b(?:each|every)\s+(?:gpu|device|rank|card)\b|\beach\b|\bapiece\b", re.I)
 _SENT_BEFORE = re.compile(r"\b(?:sends?|sending|sent|transfers?|transferring|transmits?|moves?|moving|receives?|communicates?|traffic|pushes|ships?)\b[^;\d]{0,20}$", re.I)
 
 _RANGE_JOIN = re.compile(r"\s?(?:-|–|—|to)\s?(?=[\d.])|\s+(?:to|and)\s+(?=[\d.])", re.I)

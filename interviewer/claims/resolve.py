@@ -16,8 +16,6 @@ from interviewer.claims.entities import Entity
 from interviewer.claims.parser import Mention, ParsedSentence
 from interviewer.claims.units import context_length, parse_quantity
 
-SOURCE_WORDS = {"sentence": "you said", "earlier": "from earlier in your answer", "scenario": "scenario", "default": "assumed"}
-
 
 @dataclass(frozen=True)
 class Found:

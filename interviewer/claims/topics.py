@@ -438,7 +438,7 @@ def _bytes_cue(name: str, text: str, strong: bool = False) -> bool:
     return _cue_in(name, text)
 
 
-def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # noqa: C901 - one rule per dimension
+def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one rule per dimension
     text = f"{parsed.cue_prefix} {parsed.text}" if parsed.cue_prefix else parsed.text
     dim = mention.dim
     lead = _lead(parsed, mention)

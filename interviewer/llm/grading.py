@@ -27,8 +27,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from interviewer.config import Settings
 from interviewer.domain import CriterionResult, Role, Scorecard, Status, Turn, TurnKind
-from interviewer.engine.scoring import MAX_QUOTES, PARTIAL_SCORE, claim_contradicts, scorecard_from_results
 from interviewer.engine.evidence import matching_cues, quote_asserts
+from interviewer.engine.scoring import MAX_QUOTES, PARTIAL_SCORE, claim_contradicts, scorecard_from_results
 from interviewer.engine.text import clean, is_injection, quote, split_sentences
 from interviewer.llm.client import LLMEndpointError, describe_endpoint_error, make_chat_model, require_model
 from interviewer.llm.prompts import GRADER_RETRY, grader_messages

@@ -39,8 +39,6 @@ MAX_TOOL_RESULT_CHARS = 4000
 PASSAGE_CHARS = 900
 MAX_NOTE_CHARS = 1000
 
-NEXT_QUESTION = "next_question"
-
 
 def calculator_tool_name(calculator: str) -> str:
     return "calculate_" + calculator.replace("-", "_")
@@ -80,7 +78,7 @@ def _widened(annotation: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(annotation)
         if any(a in (int, float) for a in args) and str not in args:
-            return typing.Union[(*args, str)]  # noqa: UP007  (built from a tuple)
+            return typing.Union[(*args, str)]  # Union, not |: built from a tuple
     return annotation
 
 

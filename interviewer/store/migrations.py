@@ -1,8 +1,14 @@
 """Versioned schema migrations, in the simonw/llm style.
 
 Each migration is a function registered in order; the names of applied migrations are kept in
-``_migrations`` so ``migrate(db)`` is idempotent and can run on every open. Never edit a
-migration that has shipped: add a new one.
+``_migrations`` so ``migrate(db)`` is idempotent and can run on every open. Never change what a
+migration that has shipped does: add a new one.
+
+Each migration runs in one real transaction, committed together with its ``_migrations`` row:
+SQLite's DDL is transactional, so a migration that fails halfway leaves the database as it was,
+and a retry starts from a clean slate. Migrations therefore run one statement per
+``db.execute``, never ``executescript`` (which commits whatever is pending first and then runs
+every statement in autocommit mode).
 """
 
 from __future__ import annotations
@@ -25,19 +31,39 @@ def pending_migrations(db: sqlite3.Connection) -> list[Callable[[sqlite3.Connect
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:
-    """Apply pending migrations, each in its own transaction; return their names."""
+    """Apply pending migrations, each in its own transaction; return their names.
+
+    A migration that raises is rolled back with everything it did, and the error propagates;
+    the migrations before it stay applied.
+    """
+    if db.in_transaction:
+        raise RuntimeError("migrate() needs a connection with no open transaction")
     applied = []
     for fn in pending_migrations(db):
-        with db:
+        db.execute("BEGIN")
+        try:
             fn(db)
+            if not db.in_transaction:
+                raise RuntimeError(f"{fn.__name__} ended its transaction (executescript or COMMIT); use db.execute")
             db.execute("INSERT INTO _migrations (name) VALUES (?)", (fn.__name__,))
+            db.commit()
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
         applied.append(fn.__name__)
     return applied
 
 
+def _execute_each(db: sqlite3.Connection, *statements: str) -> None:
+    for statement in statements:
+        db.execute(statement)
+
+
 @migration
 def m001_initial(db: sqlite3.Connection) -> None:
-    db.executescript(
+    _execute_each(
+        db,
         """
         CREATE TABLE interviews (
             id INTEGER PRIMARY KEY,
@@ -48,7 +74,9 @@ def m001_initial(db: sqlite3.Connection) -> None:
             started_at TEXT NOT NULL,
             finished_at TEXT,
             score REAL
-        );
+        )
+        """,
+        """
         CREATE TABLE turns (
             id INTEGER PRIMARY KEY,
             interview_id INTEGER NOT NULL REFERENCES interviews(id),
@@ -58,53 +86,57 @@ def m001_initial(db: sqlite3.Connection) -> None:
             created_at TEXT NOT NULL,
             meta_json TEXT NOT NULL DEFAULT '{}',
             UNIQUE (interview_id, seq)
-        );
+        )
+        """,
+        """
         CREATE TABLE scores (
             interview_id INTEGER NOT NULL REFERENCES interviews(id),
             criterion TEXT NOT NULL,
             value REAL NOT NULL,
             rationale TEXT,
             PRIMARY KEY (interview_id, criterion)
-        );
-        """
+        )
+        """,
     )
 
 
 @migration
 def m002_interview_details(db: sqlite3.Connection) -> None:
     """Mode, level, title, time limit, the engine's resumable state and the full scorecard."""
-    db.executescript(
-        """
-        ALTER TABLE interviews ADD COLUMN mode TEXT NOT NULL DEFAULT 'offline';
-        ALTER TABLE interviews ADD COLUMN level TEXT NOT NULL DEFAULT 'senior';
-        ALTER TABLE interviews ADD COLUMN title TEXT NOT NULL DEFAULT '';
-        ALTER TABLE interviews ADD COLUMN time_limit_s REAL;
-        ALTER TABLE interviews ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}';
-        ALTER TABLE interviews ADD COLUMN scorecard_json TEXT;
-        ALTER TABLE turns ADD COLUMN kind TEXT NOT NULL DEFAULT 'answer';
-        ALTER TABLE turns ADD COLUMN step_id TEXT;
-        ALTER TABLE scores ADD COLUMN tier TEXT NOT NULL DEFAULT 'must';
-        ALTER TABLE scores ADD COLUMN status TEXT NOT NULL DEFAULT 'missed';
-        ALTER TABLE scores ADD COLUMN evidence_json TEXT NOT NULL DEFAULT '[]';
-        UPDATE turns SET kind = 'question' WHERE role = 'interviewer';
-        CREATE INDEX interviews_scenario ON interviews (scenario_id, started_at);
-        CREATE INDEX interviews_started ON interviews (started_at);
-        """
+    _execute_each(
+        db,
+        "ALTER TABLE interviews ADD COLUMN mode TEXT NOT NULL DEFAULT 'offline'",
+        "ALTER TABLE interviews ADD COLUMN level TEXT NOT NULL DEFAULT 'senior'",
+        "ALTER TABLE interviews ADD COLUMN title TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE interviews ADD COLUMN time_limit_s REAL",
+        "ALTER TABLE interviews ADD COLUMN state_json TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE interviews ADD COLUMN scorecard_json TEXT",
+        "ALTER TABLE turns ADD COLUMN kind TEXT NOT NULL DEFAULT 'answer'",
+        "ALTER TABLE turns ADD COLUMN step_id TEXT",
+        "ALTER TABLE scores ADD COLUMN tier TEXT NOT NULL DEFAULT 'must'",
+        "ALTER TABLE scores ADD COLUMN status TEXT NOT NULL DEFAULT 'missed'",
+        "ALTER TABLE scores ADD COLUMN evidence_json TEXT NOT NULL DEFAULT '[]'",
+        "UPDATE turns SET kind = 'question' WHERE role = 'interviewer'",
+        "CREATE INDEX interviews_scenario ON interviews (scenario_id, started_at)",
+        "CREATE INDEX interviews_started ON interviews (started_at)",
     )
 
 
 @migration
 def m003_turns_fts(db: sqlite3.Connection) -> None:
     """Full-text search over what was said, for the history screen."""
-    db.executescript(
+    _execute_each(
+        db,
+        "CREATE VIRTUAL TABLE turns_fts USING fts5(content, content='turns', content_rowid='id')",
+        "INSERT INTO turns_fts (rowid, content) SELECT id, content FROM turns",
         """
-        CREATE VIRTUAL TABLE turns_fts USING fts5(content, content='turns', content_rowid='id');
-        INSERT INTO turns_fts (rowid, content) SELECT id, content FROM turns;
         CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
             INSERT INTO turns_fts (rowid, content) VALUES (new.id, new.content);
-        END;
+        END
+        """,
+        """
         CREATE TRIGGER turns_ad AFTER DELETE ON turns BEGIN
             INSERT INTO turns_fts (turns_fts, rowid, content) VALUES ('delete', old.id, old.content);
-        END;
-        """
+        END
+        """,
     )

@@ -32,7 +32,3 @@ def normalize_dtype(name: str, field: str = "dtype") -> str:
     if key in _ALIASES:
         return _ALIASES[key]
     raise CalculatorInputError(field, f"unknown dtype {name!r}; use one of {', '.join(BYTES_PER_ELEMENT)}")
-
-
-def bytes_per_element(name: str, field: str = "dtype") -> float:
-    return BYTES_PER_ELEMENT[normalize_dtype(name, field)]

@@ -169,7 +169,7 @@ def prefill_latency(
     return CalcResult(name="prefill-latency", value=total, unit="seconds", breakdown=breakdown, working=working, source=PREFILL_SOURCE)
 
 
-def allreduce_time(bytes: float, gpus: int, bandwidth: float, latency: float = 0.0) -> CalcResult:  # noqa: A002 - the CLI flag is --bytes
+def allreduce_time(bytes: float, gpus: int, bandwidth: float, latency: float = 0.0) -> CalcResult:  # `bytes`: the CLI flag is --bytes
     """Ring all-reduce of ``bytes`` over ``gpus`` ranks with per-link ``bandwidth`` (bytes/s, one direction).
 
     The ring does a reduce-scatter then an all-gather, n−1 steps each, every step moving S/n bytes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interviewer.tools import CalculatorInputError, MODEL_PRESETS, get_preset
+from interviewer.tools import MODEL_PRESETS, CalculatorInputError, get_preset
 from interviewer.tools.params import parameter_count
 from interviewer.tools.presets import llama_default_ffn
 
@@ -25,7 +25,6 @@ PUBLISHED_COUNTS = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "published"), sorted(PUBLISHED_COUNTS.items()))
 def test_preset_parameter_count_is_exact(preset: str, published: int) -> None:
     result = parameter_count(preset=preset)
@@ -38,7 +37,6 @@ def test_every_preset_has_a_published_count() -> None:
     assert set(MODEL_PRESETS) == set(PUBLISHED_COUNTS)
 
 
-@pytest.mark.slow
 def test_gpt2_breakdown_matches_the_closed_form() -> None:
     """GPT-2 small: per layer 12h² + 13h; embeddings V·h + 1024·h; final LayerNorm 2h; head tied."""
     h, layers, vocab = 768, 12, 50257
@@ -51,7 +49,6 @@ def test_gpt2_breakdown_matches_the_closed_form() -> None:
     assert breakdown["total"] == layers * (12 * h * h + 13 * h) + vocab * h + 1024 * h + 2 * h
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl"])
 def test_non_embedding_params_match_12_L_d_squared(preset: str) -> None:
     """Kaplan et al. 2020, §2.1 / Table 1: N ≈ 12·n_layer·d_model² non-embedding parameters."""

@@ -52,19 +52,23 @@ def test_the_set_is_large_and_balanced_enough(bench) -> None:
         assert example in texts
 
 
+@pytest.mark.slow
 def test_no_correct_claim_is_called_incorrect(report) -> None:
     assert report.correct_called_incorrect == 0, [m for m in report.mismatches if "incorrect" in m["got"]]
 
 
+@pytest.mark.slow
 def test_at_least_90_percent_of_wrong_claims_are_caught(report, bench) -> None:
     assert report.wrong_caught >= bench.MIN_WRONG_CAUGHT
 
 
+@pytest.mark.slow
 def test_every_sentence_gets_exactly_its_labelled_verdicts(report) -> None:
     # Stricter than the acceptance bars: a regression anywhere in the set shows up here.
     assert report.mismatches == []
 
 
+@pytest.mark.slow
 def test_the_bench_script_prints_the_figures(bench, capsys) -> None:
     assert bench.main([]) == 0
     out = capsys.readouterr().out

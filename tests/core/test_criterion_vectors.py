@@ -8,6 +8,8 @@ import pytest
 
 from interviewer import embeddings
 
+pytestmark = pytest.mark.slow  # each test embeds with the real MiniLM model
+
 
 @pytest.fixture
 def fresh_cache(isolated_home, tmp_path, monkeypatch):

@@ -90,6 +90,7 @@ def test_note_without_title_is_rejected():
         parse_note("bad", "no title\n## x\ny", "bad.md")
 
 
+@pytest.mark.slow
 def test_incremental_reindex_embeds_only_changes(tmp_path):
     client = make_client(path=tmp_path / "chroma")
     chunks = [c for note in list(NOTES.values())[:3] for c in note.chunks]
@@ -105,6 +106,7 @@ def test_incremental_reindex_embeds_only_changes(tmp_path):
     assert embedder.texts == [edited.embedding_text]
 
 
+@pytest.mark.slow
 def test_progress_is_reported(tmp_path):
     seen = []
     chunks = list(NOTES.values())[0].chunks
@@ -185,6 +187,7 @@ def test_same_code_works_against_a_chroma_server(tmp_path):
         server.wait(10)
 
 
+@pytest.mark.slow
 def test_unreachable_chroma_server_is_a_clear_error():
     from interviewer.cli import _register_subcommands, app
 

@@ -24,6 +24,7 @@ def test_every_preset_has_constants() -> None:
     assert set(PRESET_PARAMETER_GROUPS) == set(MODEL_PRESETS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MODEL_PRESETS))
 def test_constants_match_the_meta_device_build(name: str) -> None:
     assert dict(_built_groups(MODEL_PRESETS[name])) == PRESET_PARAMETER_GROUPS[name]

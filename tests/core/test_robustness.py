@@ -16,8 +16,6 @@ from interviewer.engine import grade_answers, start_interview
 from interviewer.store import TranscriptStore, open_store
 from rubrics.loader import get_scenario
 
-pytestmark = pytest.mark.slow
-
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 INJECTIONS = yaml.safe_load((FIXTURES / "injections.yaml").read_text())
 EVAL = {sid: yaml.safe_load((FIXTURES / "eval" / f"{sid}.yaml").read_text()) for sid in ("train-10b-8gpu", "moe-routing")}
@@ -32,6 +30,7 @@ def test_injection_corpus_is_large_and_varied():
     assert any("SYSTEM" in text for text in INJECTIONS) and any("```" in text for text in INJECTIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario_id", sorted(EVAL))
 def test_no_injection_raises_the_offline_score(scenario_id):
     scenario = get_scenario(scenario_id).scenario
@@ -44,6 +43,7 @@ def test_no_injection_raises_the_offline_score(scenario_id):
         assert alone <= 5, (attempt, alone)
 
 
+@pytest.mark.slow
 def test_injections_never_reveal_the_model_answer_during_the_interview():
     store = open_store()
     agent = start_interview("moe-routing", settings=Settings(max_followups_per_step=3), store=store)
@@ -64,6 +64,7 @@ def test_injections_never_reveal_the_model_answer_during_the_interview():
         assert agent.scorecard().model_answer == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "answer",
     [
@@ -108,7 +109,7 @@ def test_two_instances_share_the_database(tmp_path):
         try:
             for i in range(turns):
                 writer.add_turn(interview, Turn(role=Role.candidate, kind=TurnKind.answer, text=f"answer {i} about routing"), {"i": i})
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+        except BaseException as exc:  # collected for the assertion
             errors.append(exc)
 
     def browse():
@@ -117,7 +118,7 @@ def test_two_instances_share_the_database(tmp_path):
                 reader.list_interviews(search="routing")
                 reader.scenario_stats()
                 reader.get(interview)
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=write), threading.Thread(target=browse)]

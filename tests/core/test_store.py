@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from interviewer.domain import Role, Scorecard, Turn, TurnKind
-from interviewer.store import StoreError, TranscriptStore
+from interviewer.store import StoreError, TranscriptStore, migrations
 from interviewer.store.migrations import MIGRATIONS, migrate
 
 m001_initial = MIGRATIONS[0]  # the decorator returns None (llm style); the list keeps the functions
@@ -55,6 +55,76 @@ def test_first_schema_migrates_forward_with_backup(tmp_path):
     old = sqlite3.connect(backups[0])
     assert [r[0] for r in old.execute("SELECT name FROM _migrations")] == ["m001_initial"]
 
+
+
+def m004_notes(db):
+    """A later migration as it was first written: its third statement fails."""
+    db.execute("ALTER TABLE interviews ADD COLUMN notes TEXT NOT NULL DEFAULT ''")
+    db.execute("UPDATE interviews SET notes = 'migrated'")
+    db.execute("CREATE INDEX interviews_notes ON interviews (no_such_column)")
+
+
+def m004_notes_fixed(db):
+    db.execute("ALTER TABLE interviews ADD COLUMN notes TEXT NOT NULL DEFAULT ''")
+    db.execute("UPDATE interviews SET notes = 'migrated'")
+    db.execute("CREATE INDEX interviews_notes ON interviews (notes)")
+
+
+m004_notes_fixed.__name__ = "m004_notes"  # the same migration, mended before it shipped
+
+
+def _dump(path):
+    db = sqlite3.connect(path)
+    try:
+        return list(db.iterdump())
+    finally:
+        db.close()
+
+
+def test_a_migration_that_fails_halfway_changes_nothing_and_a_fixed_retry_applies(tmp_path, monkeypatch):
+    path = tmp_path / "t.db"
+    store = TranscriptStore(path)
+    interview = store.create_interview(scenario_id="moe-routing", scenario_hash="h", title="MoE")
+    store.add_turn(interview, Turn(role=Role.candidate, kind=TurnKind.answer, text="top-2 gating"))
+    store.close()
+    before = _dump(path)
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*MIGRATIONS, m004_notes])
+    for _ in range(2):  # a retry of the broken migration fails the same way, not on "duplicate column"
+        with pytest.raises(StoreError, match="no_such_column"):
+            TranscriptStore(path)
+        assert _dump(path) == before
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*MIGRATIONS, m004_notes_fixed])
+    store = TranscriptStore(path)
+    assert [row["notes"] for row in store.db.execute("SELECT notes FROM interviews")] == ["migrated"]
+    assert [row[0] for row in store.db.execute("SELECT name FROM _migrations ORDER BY rowid")] == [
+        *(fn.__name__ for fn in MIGRATIONS),
+        "m004_notes",
+    ]
+    assert [t.text for t in store.turns(interview)] == ["top-2 gating"]
+
+
+def test_migrations_before_a_failing_one_stay_applied(monkeypatch):
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*MIGRATIONS, m004_notes])
+    db = sqlite3.connect(":memory:")
+    with pytest.raises(sqlite3.OperationalError, match="no_such_column"):
+        migrate(db)
+    assert not db.in_transaction
+    assert {row[0] for row in db.execute("SELECT name FROM _migrations")} == {fn.__name__ for fn in MIGRATIONS}
+    assert "notes" not in {row[1] for row in db.execute("PRAGMA table_info(interviews)")}
+
+
+def test_a_migration_that_commits_on_its_own_is_refused(monkeypatch):
+    def m004_script(db):
+        db.executescript("ALTER TABLE interviews ADD COLUMN notes TEXT;")
+
+    db = sqlite3.connect(":memory:")
+    migrate(db)
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*MIGRATIONS, m004_script])
+    with pytest.raises(RuntimeError, match="m004_script ended its transaction"):
+        migrate(db)
+    assert "m004_script" not in {row[0] for row in db.execute("SELECT name FROM _migrations")}
 
 def test_turns_are_committed_immediately_and_visible_to_another_connection(tmp_path):
     path = tmp_path / "t.db"

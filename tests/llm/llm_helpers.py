@@ -6,9 +6,9 @@ import json
 import re
 from typing import Any
 
+from fake_openai_server import FakeOpenAIServer, ScriptedReply
 from pydantic import SecretStr
 
-from fake_openai_server import FakeOpenAIServer, ScriptedReply
 from interviewer.config import Settings
 
 API_KEY = "sk-test-S3CRET-key-7d1e9a42c0ffee"

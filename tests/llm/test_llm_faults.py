@@ -100,6 +100,7 @@ def assert_complete_transcript(store, agent, partial: str | None) -> None:
     assert [t.seq for t in turns] == list(range(len(turns)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(FAULTS))
 async def test_fault_falls_back_to_offline_and_keeps_everything(name, server, store):
     fault = FAULTS[name]
@@ -130,6 +131,7 @@ async def test_fault_falls_back_to_offline_and_keeps_everything(name, server, st
     assert [t.text for t in record.turns if t.role is Role.candidate] == [ANSWER, SECOND]
 
 
+@pytest.mark.slow
 async def test_no_server_at_all(server, store):
     settings = make_settings(server)
     url = server.base_url
@@ -141,6 +143,7 @@ async def test_no_server_at_all(server, store):
     assert_complete_transcript(store, agent, None)
 
 
+@pytest.mark.slow
 async def test_fallback_survives_resume(server, settings, store):
     server.enqueue(ScriptedReply(content=""))
     agent = start_interview("attention-vs-rnn", settings=settings, store=store, mode="llm")
@@ -156,6 +159,7 @@ async def test_fallback_survives_resume(server, settings, store):
     assert any(isinstance(e, ev.InterviewerMessage) for e in events)
 
 
+@pytest.mark.slow
 async def test_rate_limit_then_success_retries_with_backoff_and_stays_llm(server, store):
     settings = make_settings(server, llm_max_retries=2)
     server.enqueue(
@@ -172,6 +176,7 @@ async def test_rate_limit_then_success_retries_with_backoff_and_stays_llm(server
     assert agent.mode == f"llm:{MODEL}"
 
 
+@pytest.mark.slow
 async def test_one_malformed_tool_call_is_repaired(server, settings, store):
     server.enqueue(
         ScriptedReply(tool_calls=[("calculate_kv_cache", "{preset: llama-2-7b")]),
@@ -188,6 +193,7 @@ async def test_one_malformed_tool_call_is_repaired(server, settings, store):
     assert [c["name"] for c in message.meta["tool_calls"]] == ["calculate_kv_cache"]
 
 
+@pytest.mark.slow
 async def test_tool_errors_go_back_to_the_model(server, settings, store):
     server.enqueue(
         ScriptedReply(
@@ -237,6 +243,7 @@ async def test_grader_reply_that_is_not_json_is_retried_once(server, settings, s
     assert "not the JSON object" in server.chat_requests[-1].body["messages"][-1]["content"]
 
 
+@pytest.mark.slow
 async def test_resume_replies_to_an_answer_left_without_a_reply(server, settings, store):
     """Interrupted after the answer was stored and before the reply: the resumed interview answers it with the model."""
     agent = start_interview("attention-vs-rnn", settings=settings, store=store, mode="llm")
@@ -257,6 +264,7 @@ async def test_resume_replies_to_an_answer_left_without_a_reply(server, settings
     assert server.chat_requests[-1].body["messages"][-1]["content"] == f"<candidate_answer>\n{ANSWER}\n</candidate_answer>"
 
 
+@pytest.mark.slow
 async def test_private_notes_of_a_failed_turn_are_kept(server, settings, store):
     server.enqueue(
         ScriptedReply(tool_calls=[tool_call("record_private_note", note="Confident, but never mentioned gradients.")]),

@@ -16,12 +16,12 @@ from interviewer.engine.scoring import estimate_level, tier_scores, weighted_tot
 from interviewer.llm.grading import (
     CriterionVerdict,
     Judgement,
+    evidence_corpus,
     grade_with_llm,
     llm_scorecard,
     merge_judgement,
     parse_judgement,
     verify_quote,
-    evidence_corpus,
 )
 from rubrics.loader import get_scenario
 
@@ -110,6 +110,7 @@ def test_unverified_quote_keeps_the_rubric_verdict_capped_at_the_llms(determinis
     assert result.status is Status.partial and result.evidence == rubric.evidence[:2]
 
 
+@pytest.mark.slow
 def test_a_wrong_number_stops_a_criterion_from_being_fully_met():
     answers = ["For Llama-2-7B at 4096 tokens in fp16 the KV cache is 8 GiB per sequence, about 2 MiB per token."]
     deterministic = grade_answers(SCENARIO, answers, use_embeddings=False)
@@ -190,6 +191,7 @@ def test_injection_cannot_exceed_the_verified_evidence(quoting):
     assert any("addressed to the grader" in n for n in card.notices)
 
 
+@pytest.mark.slow
 def test_without_injection_an_irrelevant_quote_cannot_raise_a_criterion():
     answers = ["Attention lets every token look at every other token. I like GPUs a lot."]
     rubric = grade_answers(SCENARIO, answers, use_embeddings=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fake_openai_server import ScriptedReply
 from llm_helpers import collect, grader, is_grading, tool_call
 
@@ -27,6 +28,7 @@ def test_candidate_text_cannot_close_or_forge_the_tag():
     assert escape_candidate_text("a &lt; b") == "a &amp;lt; b", "already-escaped text cannot smuggle a tag either"
 
 
+@pytest.mark.slow
 async def test_injection_during_the_interview_changes_nothing(server, settings, store):
     server.enqueue(
         # A model that tries every tool that might leak the answer, then replies.

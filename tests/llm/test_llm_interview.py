@@ -83,6 +83,7 @@ def script_full_interview(server) -> None:
     server.route(is_grading, grader(GOOD_QUOTES))
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("log_to_file")
 async def test_full_interview_streams_uses_tools_and_ends_with_llm_scorecard(server, settings, store):
     script_full_interview(server)
@@ -175,6 +176,7 @@ async def test_full_interview_streams_uses_tools_and_ends_with_llm_scorecard(ser
     assert API_KEY not in exported and API_KEY[-12:] not in exported
 
 
+@pytest.mark.slow
 async def test_follow_up_budget_forces_move_on(server, store):
     from llm_helpers import make_settings
 

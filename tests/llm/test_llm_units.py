@@ -138,6 +138,7 @@ async def test_a_wrong_number_makes_the_reply_a_challenge():
     assert message.kind is TurnKind.challenge
 
 
+@pytest.mark.slow
 async def test_cancelled_turn_keeps_what_streamed(store):
     from interviewer.engine.session import start_interview
 

@@ -320,7 +320,7 @@ async def test_resume_failure_goes_back_home(app, core):
 
 
 async def test_keys_before_the_agent_is_ready_are_refused_politely(app, core):
-    core.agent_options = {"delay": 0.5}
+    core.agent_options = {"delay": 3.0}  # the window to press in: 0.5 s ran out on a busy machine
     async with app.run_test() as pilot:
         await settle(pilot)
         app.push_screen(InterviewScreen(InterviewRequest(scenario_id=TRAINING_SCENARIO.id)))

@@ -286,7 +286,6 @@ async def test_history_search_box_takes_f_and_slash_as_letters(app, store):
 
 async def test_scorecard_lists_misconceptions_with_the_candidates_words():
     from textual.app import App
-
     from tui_fakes import fake_scorecard
 
     card = fake_scorecard(TRAINING_SCENARIO).model_copy(update={"misconceptions": [
