@@ -26,11 +26,11 @@ from collections.abc import Mapping
 
 from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees, stated_arithmetic, stated_rate
 from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, InvalidInput, MissingInput, Reading
+from interviewer.claims.formulas import check_formulas
 from interviewer.claims.model import ClaimCheck
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
-from interviewer.claims.scaling import check_scaling
-from interviewer.claims.formulas import check_formulas
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
+from interviewer.claims.scaling import check_scaling
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
 from interviewer.claims.units import BASE_UNIT, format_bytes, format_value
 

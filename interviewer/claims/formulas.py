@@ -187,8 +187,8 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         if check:
             yield check
     for match in _PEAK_RATIO.finditer(sentence):
-        from interviewer.tools.hardware import GPUS
         from interviewer.tools.dtypes import normalize_dtype
+        from interviewer.tools.hardware import GPUS
 
         a, b = normalize_dtype(match.group("a")), normalize_dtype(match.group("b"))
         ratios = sorted({spec.peak_flops[a] / spec.peak_flops[b] for spec in GPUS.values() if a in spec.peak_flops and b in spec.peak_flops})

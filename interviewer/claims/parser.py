@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from interviewer.claims.entities import Entity, find_entities
 from interviewer.claims.units import (
-    MAGNITUDE_RE,
     MAGNITUDE_LETTERS,
+    MAGNITUDE_RE,
     MAGNITUDE_WORDS,
     NUMBER_RE,
     UnitMatch,

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from interviewer.domain import CriterionResult, Scorecard, Status, StudyItem
 from interviewer.claims.units import BASE_UNIT
+from interviewer.domain import CriterionResult, Scorecard, Status, StudyItem
 from interviewer.engine import judge_model
-from interviewer.engine.statements import analyse
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
+from interviewer.engine.statements import analyse
 from interviewer.engine.text import quote
 from rubrics.schema import TIER_WEIGHTS, Criterion, Scenario
 
