@@ -92,7 +92,7 @@ def _print_event(event, *, quiet: bool = False) -> None:
         mark = {"correct": "ok", "incorrect": "WRONG", "unverifiable": "?"}.get(claim["verdict"], claim["verdict"])
         typer.echo(f"[check {mark}] {claim['text']} — {claim['explanation']}")
     elif isinstance(event, ev.StepAdvanced):
-        typer.echo(f"[step {event.index + 1}/{event.total}: {event.step_id}]")
+        typer.echo(f"[step {event.index + 1}/{event.total}: {event.title}]")
     elif isinstance(event, ev.Notice):
         typer.echo(f"[{event.severity}] {event.text}", err=True)
     elif isinstance(event, ev.ScoreReady):

@@ -61,6 +61,7 @@ TRAINING_SCENARIO = _scenario(
         "steps": [
             {
                 "id": "memory-budget",
+                "title": "The memory budget",
                 "question": "How much memory do the model states need?",
                 "hint": "Count bytes per parameter for mixed-precision Adam.",
                 "key_decision": "Whether the model states fit on one GPU.",
@@ -69,6 +70,7 @@ TRAINING_SCENARIO = _scenario(
             },
             {
                 "id": "sharding-choice",
+                "title": "Choosing a ZeRO stage",
                 "question": "Which ZeRO stage would you use, and what is the per-GPU memory?",
                 "hint": "ZeRO-3 shards weights, gradients and optimizer states.",
                 "key_decision": "How far to shard.",
@@ -77,6 +79,7 @@ TRAINING_SCENARIO = _scenario(
             },
             {
                 "id": "activations",
+                "title": "Activation memory",
                 "question": "How do you keep activation memory in check?",
                 "hint": "Think about recomputation.",
                 "key_decision": "Recompute or not.",
@@ -125,6 +128,7 @@ KV_SCENARIO = _scenario(
         "steps": [
             {
                 "id": "formula",
+                "title": "The KV-cache formula",
                 "question": "Give the formula and the number.",
                 "hint": "2 × layers × kv heads × head dim × seq × bytes.",
                 "key_decision": "The formula.",
@@ -289,7 +293,7 @@ class FakeAgent:
     async def _ask_current(self) -> AsyncIterator[Event]:
         step = self.current_step
         assert step is not None
-        yield StepAdvanced(self._step, len(self.scenario.steps), step.id, step.question)
+        yield StepAdvanced(self._step, len(self.scenario.steps), step.id, step.title, step.question)
         async for event in self._say(TurnKind.question, f"**Step {self._step + 1}.** {step.question}"):
             yield event
 
