@@ -76,7 +76,7 @@ def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None,
     return settings
 
 
-def _print_event(event, *, quiet: bool = False) -> None:
+def _print_event(event, *, target_level: str | None, quiet: bool = False) -> None:
     from interviewer import events as ev
 
     if quiet:
@@ -96,11 +96,13 @@ def _print_event(event, *, quiet: bool = False) -> None:
     elif isinstance(event, ev.Notice):
         typer.echo(f"[{event.severity}] {event.text}", err=True)
     elif isinstance(event, ev.ScoreReady):
-        _print_scorecard(event.scorecard)
+        _print_scorecard(event.scorecard, target_level)
 
 
-def _print_scorecard(card) -> None:
-    typer.echo(f"\n=== Score: {card.score:.0f}/100 · level estimate: {card.level} ===")
+def _print_scorecard(card, target_level: str | None) -> None:
+    from interviewer.display import format_score, level_line
+
+    typer.echo(f"\n=== Score: {format_score(card.score)}/100 · {level_line(target_level, card.level)} ===")
     typer.echo(
         "tiers: " + ", ".join(f"{tier} {100 * value:.0f}%" for tier, value in card.tiers.items()) + f" · hints used: {card.hints_used}"
     )
@@ -160,7 +162,7 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
         async for event in stream:
             if isinstance(event, ev.ScoreReady):
                 final = event.scorecard
-            _print_event(event, quiet=quiet_json and isinstance(event, ev.ScoreReady))
+            _print_event(event, target_level=agent.level, quiet=quiet_json and isinstance(event, ev.ScoreReady))
 
     typer.echo(f"interview #{agent.interview_id} · {agent.scenario.title} · mode {agent.mode}", err=True)
     await pump(agent.start())
@@ -182,7 +184,7 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
         elif command in ("/end", "end"):
             await pump(agent.end())
         elif command == "/score":
-            _print_scorecard(agent.scorecard())
+            _print_scorecard(agent.scorecard(), agent.level)
         elif line.strip():
             await pump(agent.respond(line.rstrip("\n")))
     if quiet_json and final is not None:
@@ -218,6 +220,9 @@ def grade(
     ctx: typer.Context,
     scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Scenario id.")] = None,
     answers: Annotated[Path | None, typer.Option("--answers", help="JSON list of answers, or text with blank-line-separated answers.")] = None,
+    level: Annotated[
+        str, typer.Option("--level", metavar="mid|senior", help="The level the candidate aims at (mid or senior), printed beside the estimated level; grading is the same for both.")
+    ] = "senior",
     llm: LlmFlag = None,
     base_url: BaseUrlFlag = None,
     as_json: JsonFlag = False,
@@ -227,6 +232,8 @@ def grade(
         fail("--scenario: missing (see `interviewer scenarios`)")
     if answers is None:
         fail("--answers: missing (a JSON list of strings, or a text file with one answer per paragraph)")
+    if level not in ("mid", "senior"):
+        fail(f"--level: {level!r} is not one of mid, senior")
     from rubrics.loader import get_scenario
 
     try:
@@ -246,7 +253,7 @@ def grade(
     if as_json:
         print_json(card.grade_json())
     else:
-        _print_scorecard(card)
+        _print_scorecard(card, level)
 
 
 @app.command("history")
@@ -276,9 +283,11 @@ def history(
     if not records:
         typer.echo("no interviews yet: run `interviewer` or `interviewer interview --scenario ID`")
         return
+    from interviewer.display import format_score, status_label
+
     for r in records:
-        score = f"{r.score:5.1f}" if r.score is not None else "    —"
-        typer.echo(f"#{r.id:<5} {r.started_at:%Y-%m-%d %H:%M}  {r.scenario_id:<28} {score}  {r.status.value}")
+        score = f"{format_score(r.score):>5}" if r.score is not None else "    —"
+        typer.echo(f"#{r.id:<5} {r.started_at:%Y-%m-%d %H:%M}  {r.scenario_id:<28} {score}  {status_label(r.status)}")
 
 
 def _record(interview_id: int):
@@ -300,12 +309,14 @@ def show(
 
         typer.echo(export_json(record))
         return
-    typer.echo(f"#{record.id} {record.title} · {record.status.value} · started {record.started_at:%Y-%m-%d %H:%M}")
+    from interviewer.display import status_label
+
+    typer.echo(f"#{record.id} {record.title} · {status_label(record.status)} · started {record.started_at:%Y-%m-%d %H:%M}")
     for turn in record.turns:
         who = {"interviewer": "interviewer", "candidate": "you", "system": "notice"}[turn.role.value]
         typer.echo(f"\n{who}> {turn.text}")
     if record.scorecard:
-        _print_scorecard(record.scorecard)
+        _print_scorecard(record.scorecard, record.level)
 
 
 @app.command("export")

@@ -223,11 +223,11 @@ class InterviewerApp(App[None]):
         self.return_home()
         self.push_screen(InterviewScreen(InterviewRequest(resume_id=interview_id)))
 
-    def show_scorecard(self, scorecard: Scorecard, record: InterviewRecord | None) -> None:
+    def show_scorecard(self, scorecard: Scorecard, record: InterviewRecord | None, *, target_level: str | None = None) -> None:
         """Replace the interview screen with its scorecard (back goes home, not into the interview)."""
         from tui.screens.scorecard_screen import ScorecardScreen
 
-        self.switch_screen(ScorecardScreen(scorecard, record))
+        self.switch_screen(ScorecardScreen(scorecard, record, target_level=target_level))
 
     def open_replay(self, interview_id: int) -> None:
         from tui.screens.replay_screen import ReplayScreen

@@ -10,6 +10,7 @@ import html
 import json
 import re
 
+from interviewer.display import format_score, level_line
 from interviewer.domain import InterviewRecord, Role, Status, TurnKind
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
@@ -53,7 +54,7 @@ def export_markdown(record: InterviewRecord) -> str:
     card = record.scorecard
     if card:
         lines += [
-            f"- **Score: {card.score:.0f}/100**, level estimate: **{card.level}**",
+            f"- **Score: {format_score(card.score)}/100** · {level_line(record.level, card.level)}",
             f"- Tiers: must-have {100 * card.tiers.get('must', 0):.0f}%, good-to-have {100 * card.tiers.get('good', 0):.0f}%, "
             f"bonus {100 * card.tiers.get('bonus', 0):.0f}%; hints used: {card.hints_used}",
         ]

@@ -34,7 +34,10 @@ class TestScorecard:
         async with app.run_test(size=(120, 40)) as pilot:
             await finish_an_interview(pilot)
             view = app.screen.query_one(ScorecardView)
-            assert view.query_one("#total").value == "62"
+            # One decimal, as the CLI and the export print it; the chosen level beside the estimate.
+            assert view.query_one("#total").value == "62.0"
+            meta = str(view.query_one("#score-meta").render())
+            assert meta.splitlines()[1:3] == ["target: senior", "estimated: mid"]
             rows = list(view.query(CriterionRow))
             assert [row.criterion.id for row in rows] == ["model-state-bytes", "zero-stage", "recompute"]
             met, partial, missed = (str(row.render()) for row in rows)
@@ -167,6 +170,10 @@ class TestHistory:
             await pilot.press("down", "enter")
             await settle(pilot)
             assert screen_name(app) == "ReplayScreen"
+            header = str(app.screen.query_one("#replay-header").render())
+            assert "· target: senior ·" in header and header.endswith("· finished · 78.0/100")
+            meta = str(app.screen.query_one("#score-meta").render())
+            assert meta.splitlines()[1:3] == ["target: senior", "estimated: mid"]
             tabs = app.screen.query_one(TabbedContent)
             assert tabs.active == "scorecard"
             await pilot.press("t")

@@ -163,7 +163,7 @@ class InterviewScreen(Screen):
         await self._show_agent(agent)
         if agent.finished:
             self._end_turn()
-            self.app.call_later(self.app.show_scorecard, agent.scorecard(), self._record())
+            self.app.call_later(self.app.show_scorecard, agent.scorecard(), self._record(), target_level=agent.level)
             return
         await self._consume("start", agent.start())
 
@@ -242,7 +242,7 @@ class InterviewScreen(Screen):
                     self._mark_finished(event.reason)
                 elif isinstance(event, ScoreReady):
                     self._mark_finished("completed")
-                    self.app.call_later(self.app.show_scorecard, event.scorecard, self._record())
+                    self.app.call_later(self.app.show_scorecard, event.scorecard, self._record(), target_level=self.agent.level if self.agent else None)
         except Exception as error:
             self._turn_failed(action, error, answer, pending, recorded)
         finally:

@@ -29,15 +29,17 @@ class ScorecardScreen(Screen):
         Binding("escape,q", "new_interview", "Home", show=False),
     ]
 
-    def __init__(self, scorecard: Scorecard, record: InterviewRecord | None) -> None:
+    def __init__(self, scorecard: Scorecard, record: InterviewRecord | None, *, target_level: str | None = None) -> None:
         super().__init__()
         self.scorecard = scorecard
         self.record = record
         """The stored interview, for export (None when the store was unavailable)."""
+        self.target_level = target_level or (record.level if record else None)
+        """The level the interview was run at, shown beside the estimated one."""
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield ScorecardView(self.scorecard, formatter=self.app.services.format_quantity, id="scorecard")
+        yield ScorecardView(self.scorecard, target_level=self.target_level, formatter=self.app.services.format_quantity, id="scorecard")
         yield KeyFooter()
 
     def on_mount(self) -> None:
