@@ -59,9 +59,15 @@ def root(
     settings = _settings(llm_model=llm, llm_base_url=base_url, chroma_url=chroma_url)
     if offline:
         settings = settings.model_copy(update={"llm_model": None})
+    store = _store()
+    if resume is not None:
+        try:
+            store.get(resume)
+        except KeyError as exc:
+            fail(f"--resume: {exc.args[0]} (see `interviewer history`)")
     from tui.app import run_app
 
-    run_app(settings=settings, store=_store(), resume_id=resume)
+    run_app(settings=settings, store=store, resume_id=resume)
 
 
 def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None, offline: bool = False):
