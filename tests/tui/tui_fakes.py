@@ -8,6 +8,7 @@ The fake agent implements ``interviewer.engine.protocol.InterviewAgent`` with a 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -428,6 +429,10 @@ class FakeCore:
         self.agents.append(agent)
         return agent
 
+    def export_json(self, record: InterviewRecord) -> str:
+        self.exports.append(record)
+        return json.dumps({"id": record.id, "scenario_id": record.scenario_id, "turns": len(record.turns)}) + "\n"
+
     def export(self, record: InterviewRecord) -> str:
         self.exports.append(record)
         lines = [f"# {record.title or record.scenario_id}", ""]
@@ -446,6 +451,7 @@ class FakeCore:
             run_calculator=fake_run_calculator,
             format_quantity=fake_format_quantity,
             export_markdown=self.export,
+            export_json=self.export_json,
             clock=lambda: 1000.0,
         )
 

@@ -88,7 +88,7 @@ class ReplayScreen(Screen):
     def palette_commands(self) -> list[SystemCommand]:
         from textual.app import SystemCommand
 
-        commands = [SystemCommand("Export to Markdown", "Write this interview to a .md file", self.action_export)]
+        commands = [SystemCommand("Export interview", "Write this interview to a Markdown or JSON file", self.action_export)]
         if self.record.status.value == "active":
             commands.append(SystemCommand("Resume interview", "Continue where it stopped", self.action_resume))
         return commands

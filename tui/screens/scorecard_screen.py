@@ -67,6 +67,6 @@ class ScorecardScreen(Screen):
         from textual.app import SystemCommand
 
         return [
-            SystemCommand("Export scorecard to Markdown", "Write the transcript and scorecard to a .md file", self.action_export),
+            SystemCommand("Export scorecard", "Write the transcript and scorecard to a Markdown or JSON file", self.action_export),
             SystemCommand("Show/hide model answer", "Toggle the model answer", self.action_toggle_model_answer),
         ]
