@@ -9,6 +9,7 @@ without it, a readable table. Bad or missing flags give ``error: --flag: message
 from typing import Any, Optional
 
 import typer
+
 from interviewer.cli import app, fail, print_json
 from interviewer.cli_help import Command, Group, Typer
 

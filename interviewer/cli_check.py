@@ -6,8 +6,9 @@ and the working) or ``unverifiable`` (with what is missing). ``--json`` prints
 ``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}],
 "truncated": bool, "max_claims": int}`` with ``claimed`` and ``computed`` in the SI base unit
 named by ``unit``; ``truncated`` is true when the checker reached ``max_claims`` claims and stopped
-there, so claims after the last one listed were not checked (the table says so too). Exit codes: 0; 1 with ``--strict``
-when a claim is incorrect; 2 for bad input, with a one-line ``error: ...`` on stderr.
+there, so claims after the last one listed were not checked (the table says so too). Exit codes:
+0; 1 with ``--strict`` when a claim is incorrect; 2 for bad input, with a one-line ``error: ...``
+on stderr.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from typing import Annotated, Any
 
 import typer
+
 from interviewer.cli import app, fail, print_json
 from interviewer.cli_help import Command
 
@@ -81,7 +83,7 @@ def _parse_facts(pairs: list[str]) -> dict[str, Any]:
     return facts
 
 
-def _table(checks: list, truncated: bool) -> str:
+def _table(checks: list, stopped_at: int | None) -> str:
     from interviewer.claims.units import format_value
 
     if not checks:
@@ -103,18 +105,11 @@ def _table(checks: list, truncated: bool) -> str:
     counts = {verdict: sum(1 for c in checks if c.verdict == verdict) for verdict in ("correct", "incorrect", "unverifiable")}
     lines.append("")
     lines.append(f"{len(checks)} claim{'s' if len(checks) != 1 else ''}: " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items()))
-    if truncated:
+    if stopped_at is not None:
         lines.append(
-            f"stopped at the limit of {_max_claims()} claims, after “{_shorten(checks[-1].text)}”: "
-            "any claims after it were not checked"
+            f"stopped at the limit of {stopped_at} claims, after “{_shorten(checks[-1].text)}”: any claims after it were not checked"
         )
     return "\n".join(lines)
-
-
-def _max_claims() -> int:
-    from interviewer.claims.checker import MAX_CLAIMS
-
-    return MAX_CLAIMS
 
 
 def _shorten(text: str, width: int = 60) -> str:
@@ -135,14 +130,15 @@ def check(
     facts: dict[str, Any] = _scenario_facts(scenario) if scenario else {}
     facts.update(_parse_facts(fact or []))
     from interviewer.claims import check_claims
+    from interviewer.claims.checker import MAX_CLAIMS
 
     checks = check_claims(content, facts)
     # The checker stops reading once it holds MAX_CLAIMS results: a list that long means any
     # claims after the last one in it were not checked.
-    truncated = len(checks) >= _max_claims()
+    truncated = len(checks) >= MAX_CLAIMS
     if as_json:
-        print_json({"claims": [c.to_public_dict() for c in checks], "truncated": truncated, "max_claims": _max_claims()})
+        print_json({"claims": [c.to_public_dict() for c in checks], "truncated": truncated, "max_claims": MAX_CLAIMS})
     else:
-        typer.echo(_table(checks, truncated))
+        typer.echo(_table(checks, MAX_CLAIMS if truncated else None))
     if strict and any(c.verdict == "incorrect" for c in checks):
         raise typer.Exit(1)
