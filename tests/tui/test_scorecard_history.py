@@ -98,6 +98,7 @@ class TestScorecard:
             assert screen_name(app) == "ScorecardScreen"
             assert json.loads(path.read_text())["id"] == core.agents[0].interview_id
             assert not path.with_suffix(".md").exists()
+            assert not list(tmp_path.glob(".*.part")), "written under a temporary name, then renamed"
 
     async def test_export_follows_the_extension_typed(self, app, core, tmp_path):
         async with app.run_test() as pilot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -103,11 +105,16 @@ class ExportModal(ModalScreen[Path | None]):
     @work(thread=True, exclusive=True, group="export", exit_on_error=False)
     def write_export(self, path: Path, fmt: str) -> None:
         services = self.app.services
+        # Written next to the target, then renamed: the file never exists half-written.
+        partial = path.with_name(f".{path.name}.part")
         try:
             content = services.export_json(self.record) if fmt == "json" else services.export_markdown(self.record)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content, encoding="utf-8")
+            partial.write_text(content, encoding="utf-8")
+            os.replace(partial, path)
         except Exception as error:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
             self.app.call_from_thread(self.app.notify_error, f"Export failed: {type(error).__name__}: {error}")
             return
         self.app.call_from_thread(self._done, path)
