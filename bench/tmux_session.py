@@ -266,7 +266,7 @@ def run_session(*, entry: str, width: int, height: int, chroma_dir: Path | None,
                 raise CheckFailed(f"no criteria on the scorecard:\n{app.screen()}")
 
             app.keys("e")
-            app.wait_for("Export to Markdown", timeout=10)
+            app.wait_for("Export interview", timeout=10)
             app.keys("Enter")
             app.wait_until(lambda s: any(exports.glob("interview-*.md")), "the exported file", timeout=30)
             exported = next(exports.glob("interview-*.md")).read_text(encoding="utf-8")

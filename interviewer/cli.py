@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
 
 def _build_app() -> typer.Typer:
-    import typer
+    from interviewer.cli_help import Typer
 
-    return typer.Typer(
+    return Typer(
         name="interviewer",
         help="Mock interviews on ML systems and Transformer internals, with numbers checked by torch calculators.",
         no_args_is_help=False,

@@ -9,9 +9,9 @@ without it, a readable table. Bad or missing flags give ``error: --flag: message
 from typing import Any, Optional
 
 import typer
-from typer.core import TyperCommand, TyperGroup
 
 from interviewer.cli import app, fail, print_json
+from interviewer.cli_help import Command, Group, Typer
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError
@@ -24,7 +24,7 @@ def _one_line_usage_error(error: UsageError) -> typer.Exit:
     return typer.Exit(2)
 
 
-class _OneLineErrorCommand(TyperCommand):
+class _OneLineErrorCommand(Command):
     """Click's usage errors (unknown option, missing value) as one line, not a usage block."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -34,7 +34,7 @@ class _OneLineErrorCommand(TyperCommand):
             raise _one_line_usage_error(error) from None
 
 
-class _OneLineErrorGroup(TyperGroup):
+class _OneLineErrorGroup(Group):
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
@@ -42,7 +42,7 @@ class _OneLineErrorGroup(TyperGroup):
             raise _one_line_usage_error(error) from None
 
 
-calc_app = typer.Typer(
+calc_app = Typer(
     name="calc",
     cls=_OneLineErrorGroup,
     help="Calculators for ML-systems numbers (memory, FLOPs, latency), each with its working and source.",

@@ -1,11 +1,14 @@
-"""``interviewer check "TEXT" [--scenario ID] [--fact KEY=VALUE] [--json]``: check the numbers in an answer.
+"""``interviewer check "TEXT" [--scenario ID] [--fact KEY=VALUE] [--strict] [--json]``: check the numbers in an answer.
 
 Each numeric claim (a number with a unit, and what it is about) is recomputed with the
 calculators and judged ``correct`` (within its tolerance), ``incorrect`` (with the computed value
 and the working) or ``unverifiable`` (with what is missing). ``--json`` prints
-``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}]}``
-with ``claimed`` and ``computed`` in the SI base unit named by ``unit``. Bad input: a one-line
-``error: ...`` on stderr and exit code 2.
+``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}],
+"truncated": bool, "max_claims": int}`` with ``claimed`` and ``computed`` in the SI base unit
+named by ``unit``; ``truncated`` is true when the checker reached ``max_claims`` claims and stopped
+there, so claims after the last one listed were not checked (the table says so too). Exit codes:
+0; 1 with ``--strict`` when a claim is incorrect; 2 for bad input, with a one-line ``error: ...``
+on stderr.
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperCommand
 
 from interviewer.cli import app, fail, print_json
+from interviewer.cli_help import Command
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError
@@ -27,7 +30,7 @@ MAX_TEXT_CHARS = 2_000_000
 """Longer input is refused rather than read into memory and parsed for minutes."""
 
 
-class _OneLineErrorCommand(TyperCommand):
+class _OneLineErrorCommand(Command):
     """Click's usage errors (unknown option, missing argument) as one line, exit code 2."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
@@ -80,7 +83,7 @@ def _parse_facts(pairs: list[str]) -> dict[str, Any]:
     return facts
 
 
-def _table(checks: list) -> str:
+def _table(checks: list, stopped_at: int | None) -> str:
     from interviewer.claims.units import format_value
 
     if not checks:
@@ -102,24 +105,40 @@ def _table(checks: list) -> str:
     counts = {verdict: sum(1 for c in checks if c.verdict == verdict) for verdict in ("correct", "incorrect", "unverifiable")}
     lines.append("")
     lines.append(f"{len(checks)} claim{'s' if len(checks) != 1 else ''}: " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items()))
+    if stopped_at is not None:
+        lines.append(
+            f"stopped at the limit of {stopped_at} claims, after “{_shorten(checks[-1].text)}”: any claims after it were not checked"
+        )
     return "\n".join(lines)
+
+
+def _shorten(text: str, width: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 @app.command("check", cls=_OneLineErrorCommand)
 def check(
     text: Annotated[str, typer.Argument(help='The answer to check (use "-" to read it from stdin).', show_default=False)],
-    scenario: Annotated[str | None, typer.Option("--scenario", help="Scenario id whose given facts (params, gpus, gpu, ...) fill missing inputs.")] = None,
-    fact: Annotated[list[str] | None, typer.Option("--fact", help="A given value KEY=VALUE, e.g. params=10e9 or gpu=a100 (repeatable; overrides the scenario).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print {\"claims\": [...]} as JSON, values in SI base units.")] = False,
+    scenario: Annotated[str | None, typer.Option("--scenario", metavar="ID", help="Scenario id whose given facts (params, gpus, gpu, ...) fill missing inputs.")] = None,
+    fact: Annotated[list[str] | None, typer.Option("--fact", metavar="KEY=VALUE", help="A given value KEY=VALUE, e.g. params=10e9 or gpu=a100 (repeatable; overrides the scenario).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit with code 1 when any claim is incorrect (for scripts and CI).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {\"claims\": [...], \"truncated\": ...} as JSON, values in SI base units.")] = False,
 ) -> None:
     """Find the numeric claims in TEXT and check each with the calculators."""
     content = _read_text(text)
     facts: dict[str, Any] = _scenario_facts(scenario) if scenario else {}
     facts.update(_parse_facts(fact or []))
     from interviewer.claims import check_claims
+    from interviewer.claims.checker import MAX_CLAIMS
 
     checks = check_claims(content, facts)
+    # The checker stops reading once it holds MAX_CLAIMS results: a list that long means any
+    # claims after the last one in it were not checked.
+    truncated = len(checks) >= MAX_CLAIMS
     if as_json:
-        print_json({"claims": [c.to_public_dict() for c in checks]})
+        print_json({"claims": [c.to_public_dict() for c in checks], "truncated": truncated, "max_claims": MAX_CLAIMS})
     else:
-        typer.echo(_table(checks))
+        typer.echo(_table(checks, MAX_CLAIMS if truncated else None))
+    if strict and any(c.verdict == "incorrect" for c in checks):
+        raise typer.Exit(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -9,15 +10,16 @@ from typing import Annotated
 import typer
 
 from interviewer.cli import app, fail, print_json
+from interviewer.cli_help import Typer
 
-rubrics_app = typer.Typer(help="Check scenario rubric files.", no_args_is_help=True)
-kb_app = typer.Typer(help="The knowledge base: index the notes and search them.", no_args_is_help=True)
+rubrics_app = Typer(help="Check scenario rubric files.", no_args_is_help=True)
+kb_app = Typer(help="The knowledge base: index the notes and search them.", no_args_is_help=True)
 app.add_typer(rubrics_app, name="rubrics")
 app.add_typer(kb_app, name="kb")
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON value instead of a table.")]
 ChromaUrl = Annotated[
-    str | None, typer.Option("--chroma-url", help="Use a Chroma server (http://HOST:PORT) instead of the embedded index.")
+    str | None, typer.Option("--chroma-url", metavar="URL", help="Use a Chroma server (http://HOST:PORT) instead of the embedded index.")
 ]
 
 
@@ -117,7 +119,7 @@ def index(chroma_url: ChromaUrl = None, as_json: JsonFlag = False) -> None:
 @kb_app.command("search")
 def search(
     query: Annotated[str, typer.Argument(help="What to look up, in your own words.")],
-    k: Annotated[int, typer.Option("-k", "--top", min=1, max=50, help="How many passages.")] = 5,
+    k: Annotated[int, typer.Option("-k", "--top", min=1, max=50, metavar="N", help="How many passages.")] = 5,
     chroma_url: ChromaUrl = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -125,11 +127,47 @@ def search(
     if not query.strip():
         fail("QUERY is empty: say what to look up")
     index, _ = _open_index(chroma_url, with_progress=not as_json)
-    passages = index.search(query, k)
+    passages = _by_note(index.search(query, k))
     if as_json:
-        print_json({"query": query, "results": [p.public_dict() for p in passages]})
+        print_json({"query": query, "results": [p.public_dict() for group in passages for p in group]})
         return
-    for rank, passage in enumerate(passages, 1):
-        typer.echo(f"{rank}. [{passage.anchor}] {passage.title} — {passage.heading}  (score {passage.score:.2f})")
-        body = " ".join(passage.text.split())
-        typer.echo(f"   {body[:400]}{'…' if len(body) > 400 else ''}\n")
+    if not passages:
+        typer.echo("no passage matches; try other words")
+    for rank, group in enumerate(passages, 1):
+        typer.echo(f"{rank}. {group[0].title}  (score {group[0].score:.2f})")
+        for passage in group:
+            heading = "" if passage.heading == passage.title else f" — {passage.heading}"
+            typer.echo(f"   [{passage.anchor}]{heading}{f'  (score {passage.score:.2f})' if len(group) > 1 else ''}")
+            body = " ".join(strip_emphasis(passage.text).split())
+            typer.echo(f"   {body[:400]}{'…' if len(body) > 400 else ''}")
+        typer.echo("")
+
+
+def _by_note(passages: list) -> list[list]:
+    """Passages grouped by note, best score first (in each group and across groups); a section
+    split into several passages is shown once, with its best score."""
+    best: dict[str, object] = {}
+    for passage in passages:
+        if passage.anchor not in best or passage.score > best[passage.anchor].score:
+            best[passage.anchor] = passage
+    groups: dict[str, list] = {}
+    for passage in sorted(best.values(), key=lambda p: -p.score):
+        groups.setdefault(passage.note, []).append(passage)
+    return list(groups.values())
+
+
+_EMPHASIS = [
+    re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"),
+    re.compile(r"(?<![\w*])(\*)(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"),
+    re.compile(r"(?<!\w)(_)(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)"),
+]
+
+
+def strip_emphasis(markdown: str) -> str:
+    """``**bold**``, ``*italic*`` and ``_italic_`` as plain words; ``head_dim``, ``2 * 3`` and code
+    spans (`` `__init__` ``) stay as they are."""
+    pieces = re.split(r"(`+[^`]*`+)", markdown)
+    for index in range(0, len(pieces), 2):  # the odd pieces are code spans
+        for pattern in _EMPHASIS:
+            pieces[index] = pattern.sub(r"\2", pieces[index])
+    return "".join(pieces)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,9 +14,9 @@ import typer
 from interviewer.cli import app, fail, print_json
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-LlmFlag = Annotated[str | None, typer.Option("--llm", help="LLM model for the interviewer (e.g. gpt-4o-mini, llama3.1:8b).")]
-BaseUrlFlag = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")]
-ChromaFlag = Annotated[str | None, typer.Option("--chroma-url", help="Chroma server instead of the embedded index.")]
+LlmFlag = Annotated[str | None, typer.Option("--llm", metavar="MODEL", help="LLM model for the interviewer (e.g. gpt-4o-mini, llama3.1:8b).")]
+BaseUrlFlag = Annotated[str | None, typer.Option("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.")]
+ChromaFlag = Annotated[str | None, typer.Option("--chroma-url", metavar="URL", help="Chroma server instead of the embedded index.")]
 
 
 def _settings(**overrides):
@@ -42,7 +43,7 @@ def root(
     llm: LlmFlag = None,
     base_url: BaseUrlFlag = None,
     chroma_url: ChromaFlag = None,
-    resume: Annotated[int | None, typer.Option("--resume", help="Reopen an unfinished interview by id.")] = None,
+    resume: Annotated[int | None, typer.Option("--resume", metavar="ID", help="Reopen an unfinished interview by id.")] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Use the offline interviewer even if an LLM is configured.")] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
@@ -58,9 +59,15 @@ def root(
     settings = _settings(llm_model=llm, llm_base_url=base_url, chroma_url=chroma_url)
     if offline:
         settings = settings.model_copy(update={"llm_model": None})
+    store = _store()
+    if resume is not None:
+        try:
+            store.get(resume)
+        except KeyError as exc:
+            fail(f"--resume: {exc.args[0]} (see `interviewer history`)")
     from tui.app import run_app
 
-    run_app(settings=settings, store=_store(), resume_id=resume)
+    run_app(settings=settings, store=store, resume_id=resume)
 
 
 def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None, offline: bool = False):
@@ -76,7 +83,7 @@ def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None,
     return settings
 
 
-def _print_event(event, *, quiet: bool = False) -> None:
+def _print_event(event, *, target_level: str | None, quiet: bool = False) -> None:
     from interviewer import events as ev
 
     if quiet:
@@ -92,15 +99,17 @@ def _print_event(event, *, quiet: bool = False) -> None:
         mark = {"correct": "ok", "incorrect": "WRONG", "unverifiable": "?"}.get(claim["verdict"], claim["verdict"])
         typer.echo(f"[check {mark}] {claim['text']} — {claim['explanation']}")
     elif isinstance(event, ev.StepAdvanced):
-        typer.echo(f"[step {event.index + 1}/{event.total}: {event.step_id}]")
+        typer.echo(f"[step {event.index + 1}/{event.total}: {event.title}]")
     elif isinstance(event, ev.Notice):
         typer.echo(f"[{event.severity}] {event.text}", err=True)
     elif isinstance(event, ev.ScoreReady):
-        _print_scorecard(event.scorecard)
+        _print_scorecard(event.scorecard, target_level)
 
 
-def _print_scorecard(card) -> None:
-    typer.echo(f"\n=== Score: {card.score:.0f}/100 · level estimate: {card.level} ===")
+def _print_scorecard(card, target_level: str | None) -> None:
+    from interviewer.display import format_score, level_line
+
+    typer.echo(f"\n=== Score: {format_score(card.score)}/100 · {level_line(target_level, card.level)} ===")
     typer.echo(
         "tiers: " + ", ".join(f"{tier} {100 * value:.0f}%" for tier, value in card.tiers.items()) + f" · hints used: {card.hints_used}"
     )
@@ -120,10 +129,10 @@ def _print_scorecard(card) -> None:
 @app.command("interview")
 def interview(
     ctx: typer.Context,
-    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Scenario id (see `interviewer scenarios`).")] = None,
-    level: Annotated[str, typer.Option("--level", help="mid or senior.")] = "senior",
-    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.1, help="Minutes.")] = None,
-    resume: Annotated[int | None, typer.Option("--resume", help="Continue an unfinished interview by id.")] = None,
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Scenario id (see `interviewer scenarios`).")] = None,
+    level: Annotated[str, typer.Option("--level", metavar="mid|senior", help="The level to interview at.")] = "senior",
+    time_limit: Annotated[float | None, typer.Option("--time-limit", min=0.1, metavar="MINUTES", help="Time limit in minutes (default: the config's time_limit_minutes).")] = None,
+    resume: Annotated[int | None, typer.Option("--resume", metavar="ID", help="Continue an unfinished interview by id.")] = None,
     llm: LlmFlag = None,
     base_url: BaseUrlFlag = None,
     offline: Annotated[bool, typer.Option("--offline", help="Use the offline interviewer even if an LLM is configured.")] = False,
@@ -150,6 +159,14 @@ def interview(
     asyncio.run(_run_plain_interview(agent, quiet_json=as_json))
 
 
+COMMANDS = ("/hint", "/skip", "/end", "/score")
+"""What ``interviewer interview`` reads as a command rather than an answer (``hint``, ``skip`` and
+``end`` also work without the slash)."""
+_COMMAND_LIKE = re.compile(r"/[a-z][\w-]*")
+"""A line that is one slash-word (``/bogus``) is a mistyped command, not an answer; ``/dev/shm is
+tmpfs`` is an answer."""
+
+
 async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
     from interviewer import events as ev
 
@@ -160,7 +177,7 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
         async for event in stream:
             if isinstance(event, ev.ScoreReady):
                 final = event.scorecard
-            _print_event(event, quiet=quiet_json and isinstance(event, ev.ScoreReady))
+            _print_event(event, target_level=agent.level, quiet=quiet_json and isinstance(event, ev.ScoreReady))
 
     typer.echo(f"interview #{agent.interview_id} · {agent.scenario.title} · mode {agent.mode}", err=True)
     await pump(agent.start())
@@ -182,7 +199,9 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
         elif command in ("/end", "end"):
             await pump(agent.end())
         elif command == "/score":
-            _print_scorecard(agent.scorecard())
+            _print_scorecard(agent.scorecard(), agent.level)
+        elif _COMMAND_LIKE.fullmatch(command):
+            typer.echo(f"unknown command {line.strip()}: the commands are {', '.join(COMMANDS)}; any other line is your answer", err=True)
         elif line.strip():
             await pump(agent.respond(line.rstrip("\n")))
     if quiet_json and final is not None:
@@ -216,8 +235,11 @@ def read_answers(path: Path) -> list[str]:
 @app.command("grade")
 def grade(
     ctx: typer.Context,
-    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Scenario id.")] = None,
-    answers: Annotated[Path | None, typer.Option("--answers", help="JSON list of answers, or text with blank-line-separated answers.")] = None,
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Scenario id.")] = None,
+    answers: Annotated[Path | None, typer.Option("--answers", metavar="FILE", help="JSON list of answers, or text with blank-line-separated answers.")] = None,
+    level: Annotated[
+        str, typer.Option("--level", metavar="mid|senior", help="The level the candidate aims at (mid or senior), printed beside the estimated level; grading is the same for both.")
+    ] = "senior",
     llm: LlmFlag = None,
     base_url: BaseUrlFlag = None,
     as_json: JsonFlag = False,
@@ -227,6 +249,8 @@ def grade(
         fail("--scenario: missing (see `interviewer scenarios`)")
     if answers is None:
         fail("--answers: missing (a JSON list of strings, or a text file with one answer per paragraph)")
+    if level not in ("mid", "senior"):
+        fail(f"--level: {level!r} is not one of mid, senior")
     from rubrics.loader import get_scenario
 
     try:
@@ -246,18 +270,20 @@ def grade(
     if as_json:
         print_json(card.grade_json())
     else:
-        _print_scorecard(card)
+        _print_scorecard(card, level)
 
 
 @app.command("history")
 def history(
-    scenario: Annotated[str | None, typer.Option("--scenario", "-s", help="Only this scenario.")] = None,
-    search: Annotated[str | None, typer.Option("--search", help="Full-text search in what was said.")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many.")] = 50,
+    scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Only this scenario.")] = None,
+    search: Annotated[str | None, typer.Option("--search", metavar="WORDS", help="Full-text search in what was said.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, metavar="N", help="At most this many.")] = 50,
     as_json: JsonFlag = False,
 ) -> None:
     """List past interviews: date, scenario, score, status."""
     records = _store().list_interviews(scenario_id=scenario, search=search, limit=limit)
+    if not records and scenario is not None:
+        _known_scenario_or_fail(scenario)
     if as_json:
         print_json(
             [
@@ -274,11 +300,29 @@ def history(
         )
         return
     if not records:
-        typer.echo("no interviews yet: run `interviewer` or `interviewer interview --scenario ID`")
+        filters = [f"--{name} {value!r}" for name, value in (("scenario", scenario), ("search", search)) if value is not None]
+        if filters:
+            typer.echo(f"no interview matches {' and '.join(filters)} (`interviewer history` lists them all)")
+        else:
+            typer.echo("no interviews yet: run `interviewer` or `interviewer interview --scenario ID`")
         return
+    from interviewer.display import format_score, status_label
+
     for r in records:
-        score = f"{r.score:5.1f}" if r.score is not None else "    —"
-        typer.echo(f"#{r.id:<5} {r.started_at:%Y-%m-%d %H:%M}  {r.scenario_id:<28} {score}  {r.status.value}")
+        score = f"{format_score(r.score):>5}" if r.score is not None else "    —"
+        typer.echo(f"#{r.id:<5} {r.started_at:%Y-%m-%d %H:%M}  {r.scenario_id:<28} {score}  {status_label(r.status)}")
+
+
+def _known_scenario_or_fail(scenario_id: str) -> None:
+    """An id that is no shipped scenario (and has no stored interview) is a typo: say which ids exist."""
+    from rubrics.loader import RubricLoadError, get_scenario
+
+    try:
+        get_scenario(scenario_id)
+    except KeyError as exc:
+        fail(f"--scenario: {exc.args[0]}")
+    except RubricLoadError:
+        pass  # the shipped rubrics are broken: the listing itself still works, so do not fail on them
 
 
 def _record(interview_id: int):
@@ -290,7 +334,7 @@ def _record(interview_id: int):
 
 @app.command("show")
 def show(
-    interview_id: Annotated[int, typer.Argument(help="Interview id (see `interviewer history`).")],
+    interview_id: Annotated[int, typer.Argument(metavar="ID", help="Interview id (see `interviewer history`).")],
     as_json: JsonFlag = False,
 ) -> None:
     """Print an interview's transcript with its scores."""
@@ -300,19 +344,21 @@ def show(
 
         typer.echo(export_json(record))
         return
-    typer.echo(f"#{record.id} {record.title} · {record.status.value} · started {record.started_at:%Y-%m-%d %H:%M}")
+    from interviewer.display import status_label
+
+    typer.echo(f"#{record.id} {record.title} · {status_label(record.status)} · started {record.started_at:%Y-%m-%d %H:%M}")
     for turn in record.turns:
         who = {"interviewer": "interviewer", "candidate": "you", "system": "notice"}[turn.role.value]
         typer.echo(f"\n{who}> {turn.text}")
     if record.scorecard:
-        _print_scorecard(record.scorecard)
+        _print_scorecard(record.scorecard, record.level)
 
 
 @app.command("export")
 def export(
-    interview_id: Annotated[int, typer.Argument(help="Interview id (see `interviewer history`).")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="md or json.")] = "md",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    interview_id: Annotated[int, typer.Argument(metavar="ID", help="Interview id (see `interviewer history`).")],
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="md|json", help="Markdown report or JSON.")] = "md",
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Export an interview as a Markdown report or JSON."""
     if fmt not in ("md", "json"):

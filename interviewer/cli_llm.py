@@ -5,8 +5,9 @@ from __future__ import annotations
 import typer
 
 from interviewer.cli import app, fail, print_json
+from interviewer.cli_help import Typer
 
-llm_app = typer.Typer(
+llm_app = Typer(
     help=(
         "LLM mode: an OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio) plays the "
         "interviewer. The key comes from OPENAI_API_KEY (or llm_api_key in the config), the URL from --base-url, "
@@ -24,9 +25,9 @@ ENDPOINT_FAILED = 1
 def check(
     ctx: typer.Context,
     base_url: str | None = typer.Option(
-        None, "--base-url", help="Endpoint, e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM)."
+        None, "--base-url", metavar="URL", help="Endpoint, e.g. http://localhost:11434/v1 (Ollama) or http://localhost:8000/v1 (vLLM)."
     ),
-    llm: str | None = typer.Option(None, "--llm", help="Model name, e.g. gpt-4o-mini or llama3.1:8b."),
+    llm: str | None = typer.Option(None, "--llm", metavar="MODEL", help="Model name, e.g. gpt-4o-mini or llama3.1:8b."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Send one real chat request; exit 0 when a non-empty reply comes back, else say what is wrong."""

@@ -58,6 +58,8 @@ class StepAdvanced:
     """0-based index of the step now current."""
     total: int
     step_id: str
+    title: str
+    """The step's human name (``Step.title``), for display."""
     question: str
 
 

@@ -77,6 +77,9 @@ class Levels(StrictModel):
 
 class Step(StrictModel):
     id: str = Field(pattern=_ID)
+    title: str = Field(min_length=1, max_length=30)
+    """The step's name wherever one is shown (progress list, step bar, CLI): "Batching and
+    capacity", not the id. At most 30 characters: one line of the side panel in a wide terminal."""
     question: str
     """What the interviewer asks at this step."""
     hint: str

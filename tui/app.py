@@ -7,6 +7,9 @@ worker after the home screen is drawn (``InterviewerApp.warm_up_models``).
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +30,37 @@ if TYPE_CHECKING:
     from interviewer.store.db import TranscriptStore
 
 ModelsState = Literal["loading", "ready", "failed"]
+
+logger = logging.getLogger(__name__)
+
+NO_TERMINAL_EXIT_CODE = 2
+"""``interviewer`` exits with this when it is not run in a terminal (a usage error, like a bad flag)."""
+TERMINAL_LOST_EXIT_CODE = 1
+"""... and with this when the terminal goes away under it (the interview so far is saved)."""
+TERMINAL_CHECK_SECONDS = 1.0
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream is not None and os.isatty(stream.fileno())
+    except (OSError, ValueError):  # closed, or no file descriptor
+        return False
+
+
+def terminal_problem() -> str | None:
+    """Why the app cannot run here, or None. It reads keys from stdin and Textual draws on stderr:
+    with stdin redirected the keys never come (and Textual's input thread spins on end-of-file),
+    with stdout or stderr redirected the screen or what it prints goes into a file."""
+    streams = {"stdin": sys.__stdin__, "stdout": sys.__stdout__, "stderr": sys.__stderr__}
+    missing = [name for name, stream in streams.items() if not _is_terminal(stream)]
+    if not missing:
+        return None
+    names = " and ".join(missing) if len(missing) < 3 else "stdin, stdout and stderr"
+    return (
+        f"the app needs a terminal, but {names} {'is' if len(missing) == 1 else 'are'} not one (redirected or closed). "
+        "Run `interviewer` in a terminal; from a script, use `interviewer interview --scenario ID` "
+        "(one answer per stdin line) or `interviewer grade`."
+    )
 
 
 @dataclass
@@ -133,13 +167,38 @@ class InterviewerApp(App[None]):
     def get_default_screen(self) -> Screen:
         return HomeScreen()
 
+    def run(self, *, headless: bool = False, **options) -> None:
+        """``App.run``, refused with a one-line error (exit code 2) when not in a terminal."""
+        if not headless and (problem := terminal_problem()) is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            raise SystemExit(NO_TERMINAL_EXIT_CODE)
+        return super().run(headless=headless, **options)
+
     def on_mount(self) -> None:
+        if not self.is_headless:
+            # A killed tmux session or a closed terminal window usually ends us with SIGHUP; where
+            # SIGHUP is ignored (nohup, some launchers), stdin stops being a terminal instead, and
+            # Textual's input thread would spin on end-of-file: notice it and exit.
+            self.set_interval(TERMINAL_CHECK_SECONDS, self._check_terminal, name="terminal-check")
         if self._core is not None:
             self._core_opened()
         # The home screen calls start_warm_up once its scenario list is in: the heavy imports
         # hold the GIL for seconds and would otherwise delay the list.
         if self.resume_id is not None:
             self.call_after_refresh(self.resume_interview, self.resume_id)
+
+    def _check_terminal(self) -> None:
+        """Exit at once when stdin stopped being a terminal (the terminal hung up).
+
+        Not through ``App.exit``: its shutdown restores the terminal by writing to it, and with
+        the terminal gone it was seen to block for ever there (Textual's output queue full, in
+        ``stop_application_mode``). ``os._exit`` is what the default SIGHUP would have done; every
+        turn is already committed to the store.
+        """
+        if not _is_terminal(sys.__stdin__):
+            logger.warning("the terminal went away (stdin is no longer a terminal): exiting")
+            logging.shutdown()
+            os._exit(TERMINAL_LOST_EXIT_CODE)
 
     def _apply_theme(self, name: str) -> None:
         if name in self.available_themes:
@@ -223,11 +282,11 @@ class InterviewerApp(App[None]):
         self.return_home()
         self.push_screen(InterviewScreen(InterviewRequest(resume_id=interview_id)))
 
-    def show_scorecard(self, scorecard: Scorecard, record: InterviewRecord | None) -> None:
+    def show_scorecard(self, scorecard: Scorecard, record: InterviewRecord | None, *, target_level: str | None = None) -> None:
         """Replace the interview screen with its scorecard (back goes home, not into the interview)."""
         from tui.screens.scorecard_screen import ScorecardScreen
 
-        self.switch_screen(ScorecardScreen(scorecard, record))
+        self.switch_screen(ScorecardScreen(scorecard, record, target_level=target_level))
 
     def open_replay(self, interview_id: int) -> None:
         from tui.screens.replay_screen import ReplayScreen

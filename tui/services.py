@@ -94,6 +94,12 @@ def _export_markdown(record: InterviewRecord) -> str:
     return export_markdown(record)
 
 
+def _export_json(record: InterviewRecord) -> str:
+    from interviewer.engine.export import export_json
+
+    return export_json(record)
+
+
 @dataclass
 class CoreServices:
     """What the app asks of the core. The defaults call the real engine; tests pass fakes."""
@@ -111,6 +117,8 @@ class CoreServices:
     """``run_calculator(name, **inputs) -> CalcResult``; raises ``ValueError`` on bad inputs."""
     format_quantity: Callable[[float, str], str] = _format_quantity
     export_markdown: Callable[[InterviewRecord], str] = _export_markdown
+    export_json: Callable[[InterviewRecord], str] = _export_json
+    """The stored interview as JSON (``interviewer export --format json``)."""
     clock: Callable[[], float] = field(default=time.monotonic)
     """Seconds, for the interview timer; snapshot tests freeze it."""
 

@@ -172,7 +172,7 @@ class OfflineInterviewer:
         step = self.current_step
         if step is None:
             return None
-        return StepAdvanced(self.step_index, len(self.scenario.steps), step.id, step.question)
+        return StepAdvanced(self.step_index, len(self.scenario.steps), step.id, step.title, step.question)
 
     def _opening_text(self) -> str:
         s = self.scenario

@@ -25,7 +25,8 @@ def test_json_output_has_exactly_the_documented_keys() -> None:
     result = run("10B params with Adam in mixed precision is 160 GB. The KV cache for Llama-2-7B at 4k is 2 GB.", "--json")
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert list(payload) == ["claims"]
+    assert list(payload) == ["claims", "truncated", "max_claims"]
+    assert payload["truncated"] is False
     assert [c["verdict"] for c in payload["claims"]] == ["correct", "correct"]
     for claim in payload["claims"]:
         assert list(claim) == ["text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"]
@@ -45,7 +46,7 @@ def test_no_claims() -> None:
     result = run("We use 8 GPUs with ZeRO-3.")
     assert result.exit_code == 0
     assert "No numeric claims found." in result.stdout
-    assert json.loads(run("We use 8 GPUs.", "--json").stdout) == {"claims": []}
+    assert json.loads(run("We use 8 GPUs.", "--json").stdout) == {"claims": [], "truncated": False, "max_claims": 500}
 
 
 def test_facts_fill_missing_inputs() -> None:

@@ -44,6 +44,7 @@ def test_scripted_interview_over_stdin_runs_to_the_scorecard():
     payload = json.loads(stdout[stdout.index("\n{") + 1 :])
     assert payload["scenario"] == "attention-vs-rnn" and 0 < payload["score"] <= 100
     assert stdout.count("interviewer>") >= 4
+    assert "[step 2/5: Anatomy of a Transformer layer]" in stdout  # the step's title, not its id
     record = open_store().list_interviews()[0]
     assert record.status.value == "finished"
     said = [t.text for t in open_store().turns(record.id) if t.role.value == "candidate"]

@@ -55,6 +55,16 @@ def test_every_shipped_file_is_valid_and_complete(file_name):
     assert scenario.model_answer.strip() and scenario.levels.mid and scenario.levels.senior
 
 
+@pytest.mark.parametrize("file_name", SHIPPED)
+def test_every_shipped_step_has_a_human_title(file_name):
+    """Titles are what the app and the CLI show for a step ("What the 100 ms means", not "Clarify slo")."""
+    scenario, _ = parse_scenario(dict(shipped_scenario_files())[file_name], file_name)
+    titles = [step.title for step in scenario.steps]
+    assert len(set(titles)) == len(titles), titles
+    for step in scenario.steps:
+        assert not step.title.endswith("."), f"{step.id}: a title is a name, not a sentence"
+
+
 def test_shipped_files_validate_together_with_note_references():
     scenarios, errors = validate_files(shipped_scenario_files(), known_notes=known_note_ids())
     assert errors == []
@@ -90,6 +100,7 @@ def _validate(path: Path):
         (lambda d: d["criteria"][2].update(check={"calculator": "warp-drive", "quantity": "x"}), "criteria[2].check.calculator", "unknown calculator"),
         (lambda d: d["criteria"][0].update(notes=["no-such-note"]), "criteria[0].notes", "unknown knowledge note"),
         (lambda d: d["steps"][0].update(color="blue"), "steps[0].color", "Extra inputs are not permitted"),
+        (lambda d: d["steps"][0].pop("title"), "steps[0].title", "Field required"),
         (lambda d: d["criteria"].append(dict(d["criteria"][0])), "(top level)", "duplicate id"),
         (lambda d: d["criteria"][0].update(step="nowhere"), "(top level)", "step 'nowhere'"),
     ],

@@ -245,3 +245,40 @@ async def test_ctrl_q_quits_from_the_interview(app):
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+def test_the_app_refuses_to_start_without_a_terminal():
+    """Issue #17, item 10: with stdin from /dev/null the app used to start and spin at 100% CPU."""
+    for args in ([], ["--offline"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "interviewer", *args], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 2
+        assert result.stderr.startswith("error: the app needs a terminal, but stdin, stdout and stderr are not one")
+        assert "interviewer interview --scenario ID" in result.stderr
+
+
+def test_resuming_an_unknown_interview_is_an_error_before_the_app_starts():
+    result = subprocess.run(
+        [sys.executable, "-m", "interviewer", "--resume", "999"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: --resume: no interview with id 999 (see `interviewer history`)"
+
+
+def test_terminal_problem_names_the_stream_that_is_not_a_terminal(monkeypatch):
+    import os
+    import pty
+
+    from tui.app import terminal_problem
+
+    controller, terminal = pty.openpty()
+    with open(os.devnull) as devnull, os.fdopen(terminal, "w") as tty, os.fdopen(controller, "rb"):
+        monkeypatch.setattr(sys, "__stdout__", tty)
+        monkeypatch.setattr(sys, "__stderr__", tty)
+        monkeypatch.setattr(sys, "__stdin__", tty)
+        assert terminal_problem() is None
+        monkeypatch.setattr(sys, "__stdin__", devnull)
+        assert terminal_problem().startswith("the app needs a terminal, but stdin is not one (redirected or closed)")
+        monkeypatch.setattr(sys, "__stdout__", devnull)
+        assert terminal_problem().startswith("the app needs a terminal, but stdin and stdout are not one")

@@ -23,7 +23,7 @@ async def test_lists_scenarios_with_kind_topics_and_best_and_last_score(app, sto
         assert row[0] == TRAINING_SCENARIO.title
         assert row[1] == "design"
         assert "zero · memory" in str(row[2])
-        assert (str(row[3]), str(row[4])) == ("78", "78")
+        assert (str(row[3]), str(row[4])) == ("78.0", "78.0")  # one decimal, as everywhere
         assert str(table.get_row(KV_SCENARIO.id)[3]) == "—"
         recent = app.screen.query_one(InterviewTable)
         assert recent.row_count == 3
@@ -189,7 +189,7 @@ async def test_scores_refresh_when_coming_back_home(app, store):
         seed_history(store)
         app.screen.on_screen_resume()
         await settle(pilot)
-        assert str(table.get_row(TRAINING_SCENARIO.id)[3]) == "78"
+        assert str(table.get_row(TRAINING_SCENARIO.id)[3]) == "78.0"
 
 
 @pytest.mark.parametrize("width", [80, 120])

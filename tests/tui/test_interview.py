@@ -101,6 +101,10 @@ async def test_claims_and_progress_show_in_the_side_panel(app, core):
         steps = screen.query_one(StepProgress)
         assert (steps.step_index, steps.covered) == (1, 1)
         assert "Step 2/3" in str(screen.query_one("#bar-step").render())
+        # Steps are named by their rubric titles, not by their ids.
+        assert "Step 2/3 · Choosing a ZeRO stage" in str(screen.query_one("#bar-step").render())
+        step_list = str(screen.query_one("#step-list").render())
+        assert [line[2:] for line in step_list.splitlines()] == ["The memory budget", "Choosing a ZeRO stage", "Activation memory"]
         assert "✘1" in str(screen.query_one("#bar-claims").render())
         # Wide terminal: the side panel is shown and the inline copy is hidden.
         assert screen.has_class("-side-visible")

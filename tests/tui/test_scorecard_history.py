@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from textual.widgets import Collapsible, Input, Select, TabbedContent
@@ -34,7 +35,10 @@ class TestScorecard:
         async with app.run_test(size=(120, 40)) as pilot:
             await finish_an_interview(pilot)
             view = app.screen.query_one(ScorecardView)
-            assert view.query_one("#total").value == "62"
+            # One decimal, as the CLI and the export print it; the chosen level beside the estimate.
+            assert view.query_one("#total").value == "62.0"
+            meta = str(view.query_one("#score-meta").render())
+            assert meta.splitlines()[1:3] == ["target: senior", "estimated: mid"]
             rows = list(view.query(CriterionRow))
             assert [row.criterion.id for row in rows] == ["model-state-bytes", "zero-stage", "recompute"]
             met, partial, missed = (str(row.render()) for row in rows)
@@ -73,6 +77,50 @@ class TestScorecard:
             assert text.startswith(f"# {TRAINING_SCENARIO.title}") and "Score: 62/100" in text
             assert core.exports[0].scorecard is not None
             assert any("Exported to" in n for n in notifications(app))
+
+    async def test_export_writes_json_when_the_format_control_says_so(self, app, core, tmp_path, monkeypatch):
+        monkeypatch.chdir(tmp_path)
+        async with app.run_test() as pilot:
+            await finish_an_interview(pilot)
+            await pilot.press("e")
+            await pilot.pause()
+            select = app.screen.query_one("#export-format", Select)
+            assert select.value == "md"
+            await pilot.press("tab")  # from the file name to the format picker
+            assert app.focused is select
+            await pilot.press("enter", "down", "enter")  # open it, pick JSON
+            await pilot.pause()
+            assert select.value == "json"
+            path = Path(app.screen.query_one("#export-path", Input).value)
+            assert path == tmp_path / f"interview-{core.agents[0].interview_id}-{TRAINING_SCENARIO.id}.json"
+            await pilot.click("#export")
+            await settle(pilot)
+            assert screen_name(app) == "ScorecardScreen"
+            assert json.loads(path.read_text())["id"] == core.agents[0].interview_id
+            assert not path.with_suffix(".md").exists()
+            assert not list(tmp_path.glob(".*.part")), "written under a temporary name, then renamed"
+
+    async def test_export_follows_the_extension_typed(self, app, core, tmp_path):
+        async with app.run_test() as pilot:
+            await finish_an_interview(pilot)
+            await pilot.press("e")
+            await pilot.pause()
+            path_input = app.screen.query_one("#export-path", Input)
+            select = app.screen.query_one("#export-format", Select)
+            path_input.value = str(tmp_path / "report.json")  # renamed to .json: JSON, not Markdown in a .json file
+            await pilot.pause()
+            assert select.value == "json"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert json.loads((tmp_path / "report.json").read_text())["scenario_id"] == TRAINING_SCENARIO.id
+            await pilot.press("e")
+            await pilot.pause()
+            app.screen.query_one("#export-path", Input).value = str(tmp_path / "report.md")
+            await pilot.pause()
+            assert app.screen.query_one("#export-format", Select).value == "md"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert (tmp_path / "report.md").read_text().startswith(f"# {TRAINING_SCENARIO.title}")
 
     async def test_export_can_be_cancelled_and_failures_are_notified(self, app, core, tmp_path):
         async with app.run_test() as pilot:
@@ -167,6 +215,10 @@ class TestHistory:
             await pilot.press("down", "enter")
             await settle(pilot)
             assert screen_name(app) == "ReplayScreen"
+            header = str(app.screen.query_one("#replay-header").render())
+            assert "· target: senior ·" in header and header.endswith("· finished · 78.0/100")
+            meta = str(app.screen.query_one("#score-meta").render())
+            assert meta.splitlines()[1:3] == ["target: senior", "estimated: mid"]
             tabs = app.screen.query_one(TabbedContent)
             assert tabs.active == "scorecard"
             await pilot.press("t")

@@ -150,6 +150,18 @@ class TestScorecardScreen:
 
         assert snap_compare(app, terminal_size=size, run_before=run_before)
 
+    def test_export_dialog_with_json_picked_by_the_extension(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            await pilot.press("f10", "enter")
+            await settle(pilot)
+            await pilot.press("e")
+            await settle(pilot)
+            pilot.app.screen.query_one("#export-path").value = "reports/interview-1.json"  # a fixed path: no cwd in the picture
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
 
 @pytest.mark.parametrize("size", SIZES)
 class TestHistoryScreen:

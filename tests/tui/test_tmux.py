@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -29,3 +32,37 @@ def test_short_interview_in_tmux(size, shared_chroma_dir):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "all checks passed" in result.stdout
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its zombie is left (it exited)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize("sighup", ["default", "ignored"])
+def test_the_app_exits_when_its_terminal_goes_away(sighup, tmp_path, shared_chroma_dir):
+    """Issue #17, item 10: killing the tmux session must not leave the app running. With SIGHUP
+    ignored (as under nohup) the hang-up does not end it, and it used to spin on stdin's end-of-file."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from tmux_session import TmuxApp, app_command, app_env
+
+    command = ["sh", "-c", ("trap '' HUP; " if sighup == "ignored" else "") + 'exec "$@"', "sh", *app_command("cli")]
+    session = TmuxApp(command, width=100, height=30, env=app_env(tmp_path / "home", shared_chroma_dir))
+    session.start()
+    try:
+        session.wait_for("search scenarios", timeout=120)
+        pid = session.app_pid()
+        assert pid is not None
+        session.stop()  # kill-server: the pane's terminal hangs up
+        deadline = time.monotonic() + 10
+        while not _gone(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        alive = not _gone(pid)
+        if alive:
+            os.kill(pid, signal.SIGKILL)
+        assert not alive, "the app kept running after its terminal went away"
+    finally:
+        session.stop()

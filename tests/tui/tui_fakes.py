@@ -8,6 +8,7 @@ The fake agent implements ``interviewer.engine.protocol.InterviewAgent`` with a 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -61,6 +62,7 @@ TRAINING_SCENARIO = _scenario(
         "steps": [
             {
                 "id": "memory-budget",
+                "title": "The memory budget",
                 "question": "How much memory do the model states need?",
                 "hint": "Count bytes per parameter for mixed-precision Adam.",
                 "key_decision": "Whether the model states fit on one GPU.",
@@ -69,6 +71,7 @@ TRAINING_SCENARIO = _scenario(
             },
             {
                 "id": "sharding-choice",
+                "title": "Choosing a ZeRO stage",
                 "question": "Which ZeRO stage would you use, and what is the per-GPU memory?",
                 "hint": "ZeRO-3 shards weights, gradients and optimizer states.",
                 "key_decision": "How far to shard.",
@@ -77,6 +80,7 @@ TRAINING_SCENARIO = _scenario(
             },
             {
                 "id": "activations",
+                "title": "Activation memory",
                 "question": "How do you keep activation memory in check?",
                 "hint": "Think about recomputation.",
                 "key_decision": "Recompute or not.",
@@ -125,6 +129,7 @@ KV_SCENARIO = _scenario(
         "steps": [
             {
                 "id": "formula",
+                "title": "The KV-cache formula",
                 "question": "Give the formula and the number.",
                 "hint": "2 × layers × kv heads × head dim × seq × bytes.",
                 "key_decision": "The formula.",
@@ -289,7 +294,7 @@ class FakeAgent:
     async def _ask_current(self) -> AsyncIterator[Event]:
         step = self.current_step
         assert step is not None
-        yield StepAdvanced(self._step, len(self.scenario.steps), step.id, step.question)
+        yield StepAdvanced(self._step, len(self.scenario.steps), step.id, step.title, step.question)
         async for event in self._say(TurnKind.question, f"**Step {self._step + 1}.** {step.question}"):
             yield event
 
@@ -424,6 +429,10 @@ class FakeCore:
         self.agents.append(agent)
         return agent
 
+    def export_json(self, record: InterviewRecord) -> str:
+        self.exports.append(record)
+        return json.dumps({"id": record.id, "scenario_id": record.scenario_id, "turns": len(record.turns)}) + "\n"
+
     def export(self, record: InterviewRecord) -> str:
         self.exports.append(record)
         lines = [f"# {record.title or record.scenario_id}", ""]
@@ -442,6 +451,7 @@ class FakeCore:
             run_calculator=fake_run_calculator,
             format_quantity=fake_format_quantity,
             export_markdown=self.export,
+            export_json=self.export_json,
             clock=lambda: 1000.0,
         )
 

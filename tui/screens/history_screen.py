@@ -250,5 +250,5 @@ class HistoryScreen(Screen):
             SystemCommand("Search history", "Search what was said in past interviews", self.action_focus_search),
             SystemCommand("Filter by scenario", "Show one scenario's interviews and scores", self.action_focus_scenario_filter),
             SystemCommand("Resume interview", "Continue the highlighted unfinished interview", self.action_resume),
-            SystemCommand("Export interview", "Write the highlighted interview to Markdown", self.action_export),
+            SystemCommand("Export interview", "Write the highlighted interview to a Markdown or JSON file", self.action_export),
         ]

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.validation import Number
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
+from interviewer.display import format_score
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.models_status import ModelsStatus
@@ -211,7 +212,7 @@ class HomeScreen(Screen):
             Content.from_markup("[$accent]$topics[/]", topics=" · ".join(scenario.topics)),
         ]
         if best is not None and last is not None:
-            lines.append(Content.from_markup("Best [b]$best[/b] · last [b]$last[/b]", best=f"{best:.0f}", last=f"{last:.0f}"))
+            lines.append(Content.from_markup("Best [b]$best[/b] · last [b]$last[/b]", best=format_score(best), last=format_score(last)))
         heading.update(Content("\n").join(lines))
         given = "".join(f"\n- {fact}" for fact in scenario.given)
         self._show_prompt(scenario.prompt.strip() + (f"\n\n**Given**\n{given}" if given else ""))

@@ -37,7 +37,7 @@ from tui.widgets.claim_card import ClaimCard
 from tui.widgets.interview_timer import InterviewTimer
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.models_status import ModelsStatus
-from tui.widgets.step_progress import StepProgress, humanize_id
+from tui.widgets.step_progress import StepProgress
 from tui.widgets.transcript_view import CandidateAnswer, TranscriptMarkdown, TranscriptView
 from tui.widgets.turn_status import TurnStatus
 
@@ -163,7 +163,7 @@ class InterviewScreen(Screen):
         await self._show_agent(agent)
         if agent.finished:
             self._end_turn()
-            self.app.call_later(self.app.show_scorecard, agent.scorecard(), self._record())
+            self.app.call_later(self.app.show_scorecard, agent.scorecard(), self._record(), target_level=agent.level)
             return
         await self._consume("start", agent.start())
 
@@ -174,7 +174,7 @@ class InterviewScreen(Screen):
         self.query_one("#side-scenario", Static).update(
             Content.from_markup("[b]$title[/b]\n[dim]$meta[/dim]", title=scenario.title, meta=f"{agent.level} · {agent.mode}")
         )
-        progress = StepProgress([step.id for step in scenario.steps], criteria_total=len(scenario.criteria), id="steps")
+        progress = StepProgress([step.title for step in scenario.steps], criteria_total=len(scenario.criteria), id="steps")
         await self.query_one("#side").mount(progress, after="#side-scenario")
         progress.covered = len(agent.covered_criteria)
         progress.step_index = agent.step_index
@@ -242,7 +242,7 @@ class InterviewScreen(Screen):
                     self._mark_finished(event.reason)
                 elif isinstance(event, ScoreReady):
                     self._mark_finished("completed")
-                    self.app.call_later(self.app.show_scorecard, event.scorecard, self._record())
+                    self.app.call_later(self.app.show_scorecard, event.scorecard, self._record(), target_level=self.agent.level if self.agent else None)
         except Exception as error:
             self._turn_failed(action, error, answer, pending, recorded)
         finally:
@@ -341,8 +341,8 @@ class InterviewScreen(Screen):
         if agent is None or index >= total:
             label.update(Content.from_markup("[b]All steps done[/b]"))
             return
-        step_id = agent.scenario.steps[index].id
-        label.update(Content.from_markup("[b]Step $n/$total[/b] · $name", n=str(index + 1), total=str(total), name=humanize_id(step_id)))
+        title = agent.scenario.steps[index].title
+        label.update(Content.from_markup("[b]Step $n/$total[/b] · $name", n=str(index + 1), total=str(total), name=title))
 
     # -- actions ---------------------------------------------------------------------------------
 

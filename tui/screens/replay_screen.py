@@ -9,7 +9,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
-from tui.widgets.interview_table import STATUS_LABELS, when
+from interviewer.display import format_score, status_label
+from tui.widgets.interview_table import when
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.scorecard_view import ScorecardView
 from tui.widgets.transcript_view import TranscriptView
@@ -38,10 +39,10 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         record = self.record
         yield Header()
-        status = STATUS_LABELS.get(record.status.value, record.status.value)
-        score = f" · {record.score:.0f}/100" if record.score is not None else ""
+        score = f" · {format_score(record.score)}/100" if record.score is not None else ""
         yield Static(
-            f"#{record.id} · {record.title or record.scenario_id} · {when(record)} · {record.level} · {record.mode} · {status}{score}",
+            f"#{record.id} · {record.title or record.scenario_id} · {when(record)} · target: {record.level} · {record.mode} · "
+            f"{status_label(record.status)}{score}",
             id="replay-header",
             markup=False,
         )
@@ -51,7 +52,7 @@ class ReplayScreen(Screen):
                 yield TranscriptView(id="replay-transcript", formatter=self.app.services.format_quantity)
             with TabPane("Scorecard", id="scorecard"):
                 if record.scorecard is not None:
-                    yield ScorecardView(record.scorecard, formatter=self.app.services.format_quantity)
+                    yield ScorecardView(record.scorecard, target_level=record.level, formatter=self.app.services.format_quantity)
                 else:
                     yield Static(
                         "This interview is unfinished, so it has no scorecard yet. Press r to resume it.",
@@ -87,7 +88,7 @@ class ReplayScreen(Screen):
     def palette_commands(self) -> list[SystemCommand]:
         from textual.app import SystemCommand
 
-        commands = [SystemCommand("Export to Markdown", "Write this interview to a .md file", self.action_export)]
+        commands = [SystemCommand("Export interview", "Write this interview to a Markdown or JSON file", self.action_export)]
         if self.record.status.value == "active":
             commands.append(SystemCommand("Resume interview", "Continue where it stopped", self.action_resume))
         return commands

@@ -29,15 +29,17 @@ class ScorecardScreen(Screen):
         Binding("escape,q", "new_interview", "Home", show=False),
     ]
 
-    def __init__(self, scorecard: Scorecard, record: InterviewRecord | None) -> None:
+    def __init__(self, scorecard: Scorecard, record: InterviewRecord | None, *, target_level: str | None = None) -> None:
         super().__init__()
         self.scorecard = scorecard
         self.record = record
         """The stored interview, for export (None when the store was unavailable)."""
+        self.target_level = target_level or (record.level if record else None)
+        """The level the interview was run at, shown beside the estimated one."""
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield ScorecardView(self.scorecard, formatter=self.app.services.format_quantity, id="scorecard")
+        yield ScorecardView(self.scorecard, target_level=self.target_level, formatter=self.app.services.format_quantity, id="scorecard")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -65,6 +67,6 @@ class ScorecardScreen(Screen):
         from textual.app import SystemCommand
 
         return [
-            SystemCommand("Export scorecard to Markdown", "Write the transcript and scorecard to a .md file", self.action_export),
+            SystemCommand("Export scorecard", "Write the transcript and scorecard to a Markdown or JSON file", self.action_export),
             SystemCommand("Show/hide model answer", "Toggle the model answer", self.action_toggle_model_answer),
         ]

@@ -8,12 +8,12 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
 
+from interviewer.display import status_label
 from tui.widgets.scenario_table import _theme_colors, score_text
 
 if TYPE_CHECKING:
     from interviewer.domain import InterviewRecord
 
-STATUS_LABELS = {"active": "unfinished", "finished": "finished", "abandoned": "abandoned"}
 NARROW_BELOW = 100
 """Narrower tables drop the mode column and the year, so the scenario title keeps its room."""
 
@@ -54,7 +54,7 @@ class InterviewTable(DataTable):
         self.clear(columns=True)
         self.add_column("Started", key="when", width=fixed["when"])
         self.add_column("Scenario", key="scenario", width=scenario_width)
-        self.add_column("Level", key="level", width=fixed["level"])
+        self.add_column("Target", key="level", width=fixed["level"])
         if not self.narrow:
             self.add_column("Mode", key="mode", width=fixed["mode"])
         self.add_column("Status", key="status", width=fixed["status"])
@@ -79,7 +79,7 @@ class InterviewTable(DataTable):
             if not self.narrow:
                 cells.append(record.mode.split(":")[0])
             cells += [
-                Text(STATUS_LABELS.get(status, status), style="bold" if status == "active" else "dim"),
+                Text(status_label(status), style="bold" if status == "active" else "dim"),
                 score_text(record.score, colors),
             ]
             self.add_row(*cells, key=str(record.id))

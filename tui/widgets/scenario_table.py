@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
 
+from interviewer.display import format_score
+
 if TYPE_CHECKING:
     from rubrics.schema import Scenario
 
@@ -20,7 +22,7 @@ def score_text(score: float | None, colors: dict[str, str] | None = None) -> Tex
         return Text("—", style="dim", justify="right")
     colors = colors or {}
     band = "success" if score >= 80 else "warning" if score >= 60 else "error"
-    return Text(f"{score:.0f}", style=colors.get(band, ""), justify="right")
+    return Text(format_score(score), style=colors.get(band, ""), justify="right")
 
 
 def matches(scenario: Scenario, query: str) -> bool:
@@ -35,7 +37,7 @@ class ScenarioTable(DataTable):
     BINDINGS = [Binding("enter", "select_cursor", "Start", tooltip="Start the highlighted scenario")]
     """Enter on a row starts it (the home screen handles ``RowSelected``); shown in the footer."""
 
-    FIXED_WIDTHS = {"Kind": 7, "Best": 4, "Last": 4}
+    FIXED_WIDTHS = {"Kind": 7, "Best": 5, "Last": 5}
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Collapsible, Digits, Label, Markdown, Static
 
+from interviewer.display import format_score, level_labels
 from tui.widgets.claim_card import ClaimCard
 
 if TYPE_CHECKING:
@@ -96,22 +97,27 @@ class ScorecardView(VerticalScroll):
         self,
         scorecard: Scorecard,
         *,
+        target_level: str | None = None,
         formatter: Callable[[float, str], str] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id, can_focus=True)
         self.scorecard = scorecard
+        self.target_level = target_level
+        """The level the interview was run at (None: not known), shown beside the estimate."""
         self.formatter = formatter
 
     def compose(self) -> ComposeResult:
         card = self.scorecard
         with Horizontal(id="score-summary"):
-            yield Digits(f"{card.score:.0f}", id="total")
+            yield Digits(format_score(card.score), id="total")
             yield Static(
-                Content.from_markup(
-                    "[b]/ 100[/b]\n[$accent]$level[/]\n[dim]$mode[/dim]",
-                    level=f"level: {card.level}",
-                    mode=f"mode: {card.mode}",
+                Content("\n").join(
+                    [
+                        Content.from_markup("[b]/ 100[/b]"),
+                        *(Content.from_markup("[$accent]$label[/]", label=label) for label in level_labels(self.target_level, card.level)),
+                        Content.from_markup("[dim]$mode[/dim]", mode=f"mode: {card.mode}"),
+                    ]
                 ),
                 id="score-meta",
             )

@@ -9,12 +9,6 @@ from textual.reactive import reactive
 from textual.widgets import Label, ProgressBar, Static
 
 
-def humanize_id(step_id: str) -> str:
-    """``capacity-estimate`` → ``Capacity estimate``."""
-    text = step_id.replace("-", " ").replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
-
-
 class StepProgress(Vertical):
     """Steps done ✔, the current one ▶ with its question, the ones to come ○."""
 
@@ -33,14 +27,15 @@ class StepProgress(Vertical):
     covered: reactive[int] = reactive(0)
     """Criteria the candidate has given evidence for so far."""
 
-    def __init__(self, step_ids: list[str], *, criteria_total: int = 0, id: str | None = None) -> None:
+    def __init__(self, step_titles: list[str], *, criteria_total: int = 0, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.step_ids = step_ids
+        self.step_titles = step_titles
+        """Each step's ``title`` from the rubric, in order."""
         self.criteria_total = criteria_total
 
     def compose(self) -> ComposeResult:
         yield Label("", id="step-heading")
-        yield ProgressBar(total=max(len(self.step_ids), 1), show_eta=False, show_percentage=False, id="step-bar")
+        yield ProgressBar(total=max(len(self.step_titles), 1), show_eta=False, show_percentage=False, id="step-bar")
         yield Static("", id="step-list")
         yield Label("", id="criteria-heading")
         yield ProgressBar(total=max(self.criteria_total, 1), show_eta=False, show_percentage=False, id="criteria-bar")
@@ -57,14 +52,13 @@ class StepProgress(Vertical):
             self._render_steps()
 
     def _render_steps(self) -> None:
-        total = len(self.step_ids)
+        total = len(self.step_titles)
         index = min(self.step_index, total)
         heading = "All steps done" if index >= total else f"Step {index + 1} of {total}"
         self.query_one("#step-heading", Label).update(heading)
         self.query_one("#step-bar", ProgressBar).update(progress=index)
         lines = []
-        for position, step_id in enumerate(self.step_ids):
-            name = humanize_id(step_id)
+        for position, name in enumerate(self.step_titles):
             if position < index:
                 lines.append(Content.from_markup("[$success]✔[/] [dim]$name[/dim]", name=name))
             elif position == index:
