@@ -669,7 +669,7 @@ _BASELINE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _OTHER_MODEL = re.compile(
-    r"\b(?!ZeRO\b|FlashAttention\b|DeepSpeed\b|PyTorch\b|TensorRT\b|NVLink\b|NVMe\b|InfiniBand\b|MegaBlocks\b)"
+    r"\b(?!ZeRO\b|FlashAttention\b|DeepSpeed\b|PyTorch\b|TensorRT\b|NVLink\b|NVMe\b|InfiniBand\b|MegaBlocks\b|(?i:int|fp|bf|tf|nf|e\dm)\d)"
     r"(?:[A-Z][a-z]+[A-Z][A-Za-z]*|[A-Z]{2,}[a-z]*|[A-Z][a-z]+)-?\d+(?:\.\d+)?[BbMmKk]?\b(?!\s*(?:GB|GiB|TB|MB|ms|s|%))"
     r"|\b(?:ResNet|BERT|ViT|ImageNet|CLIP|Whisper|AlexNet|VGG)\b"
 )
