@@ -476,12 +476,11 @@ def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
     plain premises (not another option, not two values for one input)."""
     if resolver.ambiguous or resolver.context.new_option:
         return False
-    carried_names = {name for name, found in resolver.used if resolver.context.carried_from_elsewhere(found)}
-    if not carried_names <= {"gpus", "params", "batch", "seq", "tokens"}:
+    carried = [(name, found) for name, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
+    if not {name for name, _ in carried} <= {"gpus", "params", "batch", "seq", "tokens"}:
         return False  # a model, GPU, dtype or ZeRO stage named earlier is often another system's ("with full MHA ...")
-    carried = [found for _, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
     doubts = [w for w in check.working if w.startswith("not judged:")]
-    return bool(carried) and all(resolver.context.sentence - found.sentence <= 2 for found in carried) and all(
+    return bool(carried) and all(resolver.context.sentence - found.sentence <= 2 for _, found in carried) and all(
         "comes from an earlier sentence" in doubt for doubt in doubts)
 
 

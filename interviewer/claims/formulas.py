@@ -22,38 +22,32 @@ import re
 from collections.abc import Iterator
 
 from interviewer.claims.model import ClaimCheck
+from interviewer.claims.units import match_unit, parse_number
 
 _NUM = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*[eE][+-]?\d+|\s*[×x]\s*10\^?[-−]?\d+|\^[-−]?\d+)?"
 _APPROX = re.compile(r"(?:about|around|roughly|approximately|approx\.?|~|≈|some|nearly|almost)\s*$", re.IGNORECASE)
 
 _PERIODS_H = {"day": (24.0,), "week": (168.0,), "month": (720.0, 730.5, 744.0), "quarter": (2190.0,), "year": (8760.0, 8766.0)}
-_TIME_H = {"s": 1 / 3600, "sec": 1 / 3600, "second": 1 / 3600, "min": 1 / 60, "minute": 1 / 60, "h": 1.0, "hr": 1.0, "hour": 1.0, "day": 24.0, "week": 168.0,
-           "month": 720.0, "year": 8760.0}
+"""Accepted lengths of an SLO period in hours (a month is 30, 30.44 or 31 days)."""
 _TIME_UNIT = r"(?P<u>seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)\b"
 
 
 def _number(text: str) -> float | None:
-    text = text.replace(",", "").replace(" ", "").replace("−", "-")
-    exponent = re.fullmatch(r"(\d+)\^(-?\d+)", text)  # "2^-24"
-    if exponent:
-        return float(exponent.group(1)) ** int(exponent.group(2))
-    power = re.fullmatch(r"([\d.]+)[×x]10\^?(-?\d+)", text)
-    try:
-        return float(power.group(1)) * 10 ** int(power.group(2)) if power else float(text)
-    except ValueError:
-        return None
+    return parse_number(text.replace(" ", "").replace("−", "-"))
 
 
-def _unit_hours(unit: str) -> float:
-    unit = unit.lower().rstrip("s") or "s"
-    return _TIME_H.get(unit, _TIME_H.get(unit[:3], 1 / 3600))
+def _seconds(unit: str) -> float:
+    """Seconds in one of ``_TIME_UNIT``'s units, from the units module."""
+    return match_unit(unit, 0).factor  # type: ignore[union-attr]  # every unit _TIME_UNIT admits is one match_unit reads
 
 
 def _tolerance(text: str, start: int) -> float:
     return 0.25 if _APPROX.search(text[max(0, start - 14):start]) else 0.15
 
 
-def _judge(claimed: float, accepted: list[float], tolerance: float) -> str | None:
+def verdict_against(claimed: float, accepted: list[float], tolerance: float) -> str | None:
+    """Correct within ``tolerance`` of any accepted value, incorrect when 1.5× or more from all of them,
+    otherwise no verdict."""
     if any(value / (1 + tolerance) <= claimed <= value * (1 + tolerance) for value in accepted):
         return "correct"
     if all(max(claimed / value, value / claimed) >= 1.5 for value in accepted if value > 0):
@@ -64,7 +58,7 @@ def _judge(claimed: float, accepted: list[float], tolerance: float) -> str | Non
 def _check(text: str, offset: int, match: re.Match, group: str, quantity: str, claimed: float, accepted: list[float], unit: str,
            said: str, shown: str, formula: str) -> ClaimCheck | None:
     tolerance = _tolerance(text, match.start(group))
-    verdict = _judge(claimed, accepted, tolerance)
+    verdict = verdict_against(claimed, accepted, tolerance)
     if verdict is None:
         return None
     explanation = f"You said {said}; I get {shown}: {formula}." if verdict == "correct" else f"You said {said}, but it is {shown}: {formula}."
@@ -141,13 +135,12 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         if match.group("period"):
             periods = _PERIODS_H[match.group("period").lower()]
         else:
-            periods = tuple(float(match.group("pn")) * _unit_hours(match.group("pu")) for _ in (0,))
+            periods = (float(match.group("pn")) * _PERIODS_H[match.group("pu").lower().rstrip("s")][0],)
         claimed = _number(match.group("c"))
         if claimed is None or p >= 100:
             continue
-        hours = claimed * _unit_hours(match.group("u"))
         accepted = [(1 - p / 100) * period for period in periods]
-        check = _check(sentence, offset, match, "c", "SLO error budget", hours * 3600, [a * 3600 for a in accepted], "seconds",
+        check = _check(sentence, offset, match, "c", "SLO error budget", claimed * _seconds(match.group("u")), [a * 3600 for a in accepted], "seconds",
                        f"{match.group('c')} {match.group('u')}", f"{accepted[0] * 60:,.1f} minutes",
                        f"(1 − {p:g}%) × {periods[0]:g} h")
         if check:
@@ -160,7 +153,7 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
             continue
         periods = (period, 730.5, 744.0) if period == 720.0 else (period,)
         accepted = [(1 - p / 100) * h * 3600 for h in periods]
-        check = _check(sentence, offset, match, "c", "SLO error budget", claimed * _unit_hours(match.group("u")) * 3600, accepted, "seconds",
+        check = _check(sentence, offset, match, "c", "SLO error budget", claimed * _seconds(match.group("u")), accepted, "seconds",
                        f"{match.group('c')} {match.group('u')}", f"{accepted[0] / 60:,.1f} minutes", f"(1 − {p:g}%) × {period:g} h")
         if check:
             yield check
@@ -180,7 +173,7 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         claimed *= {"k": 1e3, "m": 1e6}.get((match.group("k") or "").lower(), 1.0)
         unit = match.group("tu").lower().rstrip("s")
         amount = float(match.group("t")) if match.group("t") else 1.0
-        hours = [amount * h for h in ((720.0, 730.5) if unit == "month" else (_unit_hours(unit),))]
+        hours = [amount * h for h in ((720.0, 730.5) if unit == "month" else (_seconds(unit) / 3600,))]
         accepted = [n * h for h in hours]
         check = _check(sentence, offset, match, "c", "GPU-hours", claimed, accepted, "count", f"{match.group('c')}{match.group('k') or ''} GPU-hours",
                        f"{accepted[0]:,.0f} GPU-hours", f"{n:,.0f} GPUs × {hours[0]:,.0f} h")

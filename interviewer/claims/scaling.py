@@ -23,9 +23,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from interviewer.claims.formulas import verdict_against
 from interviewer.claims.model import ClaimCheck
-from interviewer.claims.units import context_length
+from interviewer.claims.units import context_length, parse_number
 
+TOLERANCE = 0.25
+"""A stated factor is an estimate: within 25 % of the law's is right."""
 _NUMBER = r"(?P<{0}>\d[\d,]*(?:\.\d+)?)\s*(?P<{0}k>[kK]\b)?"
 
 
@@ -91,11 +94,12 @@ def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
         return []
     expected = [(law, law.grows(b) / law.grows(a)) for law in laws]
     said = factor.group(0).strip()
-    for law, value in expected:
-        if _close(claimed, value, 0.25):
-            return [_result(sentence, offset, factor, law, claimed, value, "correct",
-                            f"You said the {law.quantity} changes by {_times(claimed)} ({said}); I get {_times(value)}: {law.formula}, {_ratio_text(law, a, b)}.")]
-    if all(max(claimed / value, value / claimed) >= 1.5 for _, value in expected):
+    verdict = verdict_against(claimed, [value for _, value in expected], TOLERANCE)
+    if verdict == "correct":
+        law, value = next((law, value) for law, value in expected if verdict_against(claimed, [value], TOLERANCE) == "correct")
+        return [_result(sentence, offset, factor, law, claimed, value, "correct",
+                        f"You said the {law.quantity} changes by {_times(claimed)} ({said}); I get {_times(value)}: {law.formula}, {_ratio_text(law, a, b)}.")]
+    if verdict == "incorrect":
         law, value = expected[0]
         others = "; ".join(f"{other.quantity}: {_times(v)}" for other, v in expected[1:])
         return [_result(sentence, offset, factor, law, claimed, value, "incorrect",
@@ -130,11 +134,8 @@ def _change(sentence: str) -> tuple[float, float, str, int | None] | None:
 
 
 def _value(number: str, k: str | None) -> float | None:
-    try:
-        value = float(number.replace(",", ""))
-    except ValueError:
-        return None
-    return value * 1000 if k else value
+    value = parse_number(number)
+    return None if value is None else value * 1000 if k else value
 
 
 def _claimed_factor(factor: re.Match) -> float | None:
@@ -154,10 +155,6 @@ def _claimed_factor(factor: re.Match) -> float | None:
     return None
 
 
-def _close(claimed: float, value: float, tolerance: float) -> bool:
-    return value / (1 + tolerance) <= claimed <= value * (1 + tolerance)
-
-
 def _times(value: float) -> str:
     if value >= 1:
         return f"{value:.3g}×"
@@ -172,6 +169,6 @@ def _result(sentence: str, offset: int, factor: re.Match, law: Law, claimed: flo
     return ClaimCheck(
         text=sentence.strip(), quantity=f"{law.quantity} scaling factor", claimed=claimed if math.isfinite(claimed) else None,
         computed=value if math.isfinite(value) else None, unit="ratio", verdict=verdict,  # type: ignore[arg-type]
-        explanation=explanation, working=[law.formula, f"expected factor {value:.4g}", f"claimed factor {claimed:.4g}"], tolerance=0.25,
+        explanation=explanation, working=[law.formula, f"expected factor {value:.4g}", f"claimed factor {claimed:.4g}"], tolerance=TOLERANCE,
         span=(offset + factor.start(), offset + factor.end()),
     )
