@@ -403,8 +403,7 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
     check = _evaluate(parsed, mention, topic, resolver, text, said, span, arithmetic)
     if check.verdict != "correct" and arithmetic is not None and _plain_arithmetic(parsed.text, arithmetic.expression) and clearly_disagrees(arithmetic, mention):
         # "25.8 GB at 3.35 TB/s is about 77 ms": wrong by the candidate's own numbers, whatever the inputs were meant to be
-        return _wrong_own_arithmetic(arithmetic, mention, said, **dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance,
-                                                                      direction=mention.direction, span=span, calculator=None))
+        return _wrong_own_arithmetic(arithmetic, mention, said, **_claim_fields(text, topic, mention, span) | {"calculator": None})
     if _not_judged(check) and (resolver.ambiguous or any(context.carried_from_elsewhere(found) for _, found in resolver.used)):
         # Another sentence's values may not apply here; the scenario's may. If the claim is wrong
         # with this sentence and the scenario alone, that is certain; if it is right, it is right.
@@ -492,7 +491,7 @@ def _not_judged(check: ClaimCheck) -> bool:
 def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: Resolver, text: str, said: str, span: tuple[int, int],
               arithmetic: Arithmetic | None = None) -> ClaimCheck:
     unit = BASE_UNIT.get(mention.dim, "count")
-    base = dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator)
+    base = _claim_fields(text, topic, mention, span)
     claimed_value = _claimed_value(mention)
     try:
         evaluation = EVALUATORS[topic.id](resolver, mention, topic)
@@ -507,6 +506,11 @@ def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: 
                           explanation=f"You said {said} for the {topic.quantity}, but I could not compute it ({type(error).__name__}).",
                           working=[f"error: {error}"])
     return _verdict(evaluation, mention, said, base, resolver, arithmetic)
+
+
+def _claim_fields(text: str, topic: Topic, mention: Mention, span: tuple[int, int]) -> dict:
+    """The fields every verdict on this claim shares."""
+    return dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator)
 
 
 def _not_computed(error: Exception, base: dict, claimed_value: float | None, unit: str, said: str, topic: Topic) -> ClaimCheck:
