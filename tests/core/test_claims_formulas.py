@@ -51,3 +51,12 @@ def test_tokens_per_step_from_this_or_the_last_sentence(text: str, verdict: str)
 def test_premises_stated_just_before_are_inputs(text: str, verdict: str) -> None:
     # no scenario offers another GPU count or size: the answer's own premise is the only reading
     assert [c.verdict for c in check_claims(text)] == [verdict]
+
+
+def test_a_gpu_after_versus_belongs_to_the_other_figure() -> None:
+    # found running the app: "2.6 ms" was checked on the A10G named after "versus", and called wrong
+    text = "Decode at small batch is bandwidth-bound, so pick the A100-40GB: 2.6 ms per token versus 6.7 ms on the A10G."
+    from rubrics.loader import get_scenario
+
+    verdicts = [c.verdict for c in check_claims(text, get_scenario("serve-2b-p99").scenario.facts)]
+    assert "incorrect" not in verdicts and "correct" in verdicts
