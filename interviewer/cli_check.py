@@ -3,9 +3,12 @@
 Each numeric claim (a number with a unit, and what it is about) is recomputed with the
 calculators and judged ``correct`` (within its tolerance), ``incorrect`` (with the computed value
 and the working) or ``unverifiable`` (with what is missing). ``--json`` prints
-``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}],
-"truncated": bool, "max_claims": int}`` with ``claimed`` and ``computed`` in the SI base unit
-named by ``unit``; ``truncated`` is true when the checker reached ``max_claims`` claims and stopped
+``{"claims": [{"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation", "scope",
+"provenance"}], "truncated": bool, "max_claims": int}`` with ``claimed`` and ``computed`` in the SI
+base unit named by ``unit``; ``scope`` is ``{"across": "per_gpu" | "total" | "sent_per_gpu" | null,
+"per": "token" | "sequence" | "layer" | null, "component": str | null}`` and ``provenance`` lists
+each input as ``{"input", "value", "source", "said"}`` with ``source`` one of stated, earlier,
+scenario, assumed, convention or missing; ``truncated`` is true when the checker reached ``max_claims`` claims and stopped
 there, so claims after the last one listed were not checked (the table says so too). Exit codes:
 0; 1 with ``--strict`` when a claim is incorrect; 2 for bad input, with a one-line ``error: ...``
 on stderr.

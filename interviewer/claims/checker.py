@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from interviewer.claims.arithmetic import Arithmetic, agrees, clearly_disagrees, stated_arithmetic, stated_rate
 from interviewer.claims.evaluators import EVALUATORS, Candidate, Evaluation, InvalidInput, MissingInput, Reading
 from interviewer.claims.formulas import check_formulas
-from interviewer.claims.model import ClaimCheck
+from interviewer.claims.model import ClaimCheck, ClaimScope, InputSource
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
 from interviewer.claims.scaling import check_scaling
@@ -499,7 +499,7 @@ def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: 
         if arithmetic is not None and clearly_disagrees(arithmetic, mention):
             # The inputs are not all known, but the sentence's own arithmetic is: it gives another number.
             return _wrong_own_arithmetic(arithmetic, mention, said, **base | {"calculator": None})
-        return _not_computed(error, base, claimed_value, unit, said, topic)
+        return _not_computed(error, base | {"provenance": _provenance(resolver, missing=tuple(getattr(error, "what", ())))}, claimed_value, unit, said, topic)
     except Exception as error:  # never let one odd sentence break the interview
         logger.exception("claim check failed for %r", mention.text)
         return ClaimCheck(**base, claimed=_finite(claimed_value), computed=None, unit=unit, verdict="unverifiable",
@@ -510,7 +510,61 @@ def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: 
 
 def _claim_fields(text: str, topic: Topic, mention: Mention, span: tuple[int, int]) -> dict:
     """The fields every verdict on this claim shares."""
-    return dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator)
+    return dict(text=text, quantity=topic.quantity, tolerance=mention.tolerance, direction=mention.direction, span=span, calculator=topic.calculator,
+                scope=_scope(mention))
+
+
+_ACROSS = {"per_gpu": "per_gpu", "total": "total", "sent": "sent_per_gpu"}
+_PER = {"per_token": "token", "per_sequence": "sequence", "per_layer": "layer"}
+
+
+def _scope(mention: Mention, component: str | None = None, quantity: str = "") -> ClaimScope:
+    """The claim's scope as the sentence states it, or as the quantity it was compared with has it
+    ("model-state memory per GPU"), and the component it was compared with."""
+    across = next((value for marker, value in _ACROSS.items() if marker in mention.markers), None)
+    per = next((value for marker, value in _PER.items() if marker in mention.markers), None)
+    if across is None and quantity.endswith("per GPU"):
+        across = "per_gpu"
+    if per is None:
+        per = next((value for value in ("token", "sequence", "layer") if f"per {value}" in quantity), None)
+    return ClaimScope(across=across, per=per, component=component)  # type: ignore[arg-type]
+
+
+_SOURCE_OF = {"sentence": "stated", "scenario": "scenario", "default": "assumed"}
+_CONVENTION_INPUTS = ("dtype", "kv_dtype", "optimizer", "recipe", "mfu")
+"""Inputs that, when nobody stated them, the evaluators try under every accepted convention."""
+_ASSUMED_INPUTS = ("zero", "offload")
+"""Inputs that, when nobody stated them, take the plain default (no ZeRO, nothing offloaded)."""
+
+
+def _provenance(resolver: Resolver | None, inputs: dict | None = None, missing: tuple[str, ...] = ()) -> list[InputSource]:
+    """Where each input the verdict rests on came from: the candidate's sentence, an earlier sentence,
+    the scenario, an assumption, a convention tried both ways, or nowhere (missing)."""
+    sources: list[InputSource] = []
+    seen: set[str] = set()
+    for name, found in resolver.used if resolver is not None else ():
+        if name in seen:
+            continue
+        seen.add(name)
+        if found.source == "earlier":
+            source = "earlier" if resolver.context.carried_from_elsewhere(found) else "stated"  # type: ignore[union-attr]
+        else:
+            source = _SOURCE_OF.get(found.source, "assumed")
+        sources.append(InputSource(input=name, value=_plain_value(found.value), source=source, said=found.text))  # type: ignore[arg-type]
+    for name in (*_CONVENTION_INPUTS, *_ASSUMED_INPUTS):
+        if inputs and name in inputs and name not in seen:
+            source = "convention" if name in _CONVENTION_INPUTS else "assumed"
+            sources.append(InputSource(input=name, value=_plain_value(inputs[name]), source=source))  # type: ignore[arg-type]
+    sources.extend(InputSource(input=what, source="missing") for what in missing)
+    return sources
+
+
+def _plain_value(value: object) -> float | str | None:
+    if isinstance(value, bool) or value is None:
+        return None if value is None else str(value)
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    return str(getattr(value, "text", "") or value)
 
 
 def _not_computed(error: Exception, base: dict, claimed_value: float | None, unit: str, said: str, topic: Topic) -> ClaimCheck:
@@ -551,10 +605,12 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: 
     claimed = readings[0].value if readings[0].low is None else (readings[0].low + readings[0].high) / 2  # type: ignore[operator]
     real = [c for c in ev.candidates if c.mistake is None]
     if not real or not all(math.isfinite(c.value) for c in real):
-        return ClaimCheck(**base | {"calculator": real[0].calculator if real else base["calculator"]}, claimed=_finite(claimed), computed=None, unit=unit, verdict="unverifiable",
+        return ClaimCheck(**base | {"calculator": real[0].calculator if real else base["calculator"], "provenance": _provenance(resolver)},
+                          claimed=_finite(claimed), computed=None, unit=unit, verdict="unverifiable",
                           explanation=f"You said {said} for the {base['quantity']}, but the inputs are too large to compute a finite value.",
                           working=ev.notes)
     verdict, chosen, reading = judge(readings, ev.candidates, mention.direction, mention.tolerance, unit)
+    base = base | {"scope": _scope(mention, chosen.component, base["quantity"]), "provenance": _provenance(resolver, chosen.inputs)}
     per_token = ev.topic.id == "decode"
     binary = unit == "bytes" and (mention.is_binary or (reading.label is not None and "binary" in reading.label))
     working = list(ev.notes) + list(chosen.working)

@@ -8,8 +8,35 @@ from pydantic import BaseModel, Field
 
 Verdict = Literal["correct", "incorrect", "unverifiable"]
 Direction = Literal["approx", "at_least", "at_most"]
+Source = Literal["stated", "earlier", "scenario", "assumed", "convention", "missing"]
 
-PUBLIC_KEYS = ("text", "quantity", "claimed", "computed", "unit", "verdict", "explanation")
+PUBLIC_KEYS = ("text", "quantity", "claimed", "computed", "unit", "verdict", "explanation", "scope", "provenance")
+
+
+class ClaimScope(BaseModel):
+    """Which part of which total the claim's number is about, as the checker read it."""
+
+    across: Literal["per_gpu", "total", "sent_per_gpu"] | None = None
+    """"per_gpu" (one GPU's share), "total" (over all GPUs or replicas), "sent_per_gpu" (bytes one
+    GPU sends); None when the claim says neither and the quantity has no split."""
+    per: Literal["token", "sequence", "layer"] | None = None
+    """The unit the number is per ("0.5 MB per token"); None when it is for the whole computation."""
+    component: str | None = None
+    """The part of the quantity the claim was compared with ("16-bit weights + 16-bit gradients",
+    "optimizer states"); None for the whole quantity."""
+
+
+class InputSource(BaseModel):
+    """Where one input of the computation came from."""
+
+    input: str
+    value: float | str | None = None
+    source: Source
+    """"stated" in the claim's sentence, "earlier" in the answer, "scenario" (a given fact),
+    "assumed" (a default), "convention" (each accepted convention was tried: dtypes, optimizer
+    layouts) or "missing" (needed and not known, so there is no verdict)."""
+    said: str = ""
+    """The candidate's words for a stated or earlier input."""
 
 
 class ClaimCheck(BaseModel):
@@ -40,7 +67,13 @@ class ClaimCheck(BaseModel):
     direction: Direction = "approx"
     span: tuple[int, int] | None = None
     """Character offsets of the claimed number in the checked text."""
+    scope: ClaimScope = Field(default_factory=ClaimScope)
+    provenance: list[InputSource] = Field(default_factory=list)
+    """One entry per input of the computation the verdict rests on, in the order they were read."""
 
     def to_public_dict(self) -> dict:
         """Exactly the keys of ``interviewer check --json``."""
-        return {key: getattr(self, key) for key in PUBLIC_KEYS}
+        public = {key: getattr(self, key) for key in PUBLIC_KEYS}
+        public["scope"] = self.scope.model_dump()
+        public["provenance"] = [source.model_dump() for source in self.provenance]
+        return public

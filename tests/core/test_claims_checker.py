@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -272,7 +273,8 @@ def test_non_string_text_is_a_type_error() -> None:
 def test_public_dict_has_exactly_the_cli_keys() -> None:
     check = one("10B params with Adam in mixed precision is 160 GB")
     public = check.to_public_dict()
-    assert tuple(public) == PUBLIC_KEYS == ("text", "quantity", "claimed", "computed", "unit", "verdict", "explanation")
+    assert tuple(public) == PUBLIC_KEYS == ("text", "quantity", "claimed", "computed", "unit", "verdict", "explanation", "scope", "provenance")
+    json.dumps(public)  # plain JSON all the way down
     assert public["text"] == "10B params with Adam in mixed precision is 160 GB"
 
 

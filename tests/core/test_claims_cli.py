@@ -29,9 +29,15 @@ def test_json_output_has_exactly_the_documented_keys() -> None:
     assert payload["truncated"] is False
     assert [c["verdict"] for c in payload["claims"]] == ["correct", "correct"]
     for claim in payload["claims"]:
-        assert list(claim) == ["text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"]
-    first = payload["claims"][0]
+        assert list(claim) == ["text", "quantity", "claimed", "computed", "unit", "verdict", "explanation", "scope", "provenance"]
+        assert list(claim["scope"]) == ["across", "per", "component"]
+        for source in claim["provenance"]:
+            assert list(source) == ["input", "value", "source", "said"]
+    first, second = payload["claims"]
     assert (first["claimed"], first["computed"], first["unit"]) == (160e9, 160e9, "bytes")
+    assert {"input": "params", "value": 10e9, "source": "stated", "said": "10B params"} in first["provenance"]
+    assert second["scope"]["per"] is None  # the whole cache at 4k tokens, not per token
+    assert {s["input"]: s["source"] for s in second["provenance"]}["model"] == "stated"
 
 
 def test_table_output() -> None:

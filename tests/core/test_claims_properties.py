@@ -92,7 +92,15 @@ def test_decode_time_per_token(n: float, dtype: str, gpu: str, wrong: float) -> 
     seconds = n * 1e9 * DTYPES[dtype] / GPUS[gpu]
     text = f"Decoding a {n:g}B model in {dtype} on an {gpu} at batch 1 takes {{}} per token."
     assert _verdicts(text.format(_seconds(seconds))) == ["correct"]
-    assert _verdicts(text.format(_seconds(seconds * wrong))) == ["incorrect"]
+    # Faster than the bandwidth floor, or slower than any real decode loop (under 30% of peak
+    # bandwidth), is wrong; 2–2.5× the floor is what eager kernels measure, so the checker asks,
+    # unless the figure is the 16-bit time of an 8-bit model (the slip it looks like).
+    sixteen_bit_time = DTYPES[dtype] < 2 and abs(wrong * DTYPES[dtype] / 2 - 1) <= 0.15
+    expected = "unverifiable" if 1 < wrong <= 3 and not sixteen_bit_time else "incorrect"
+    assert _verdicts(text.format(_seconds(seconds * wrong))) == [expected]
+    if wrong < 1 or wrong > 3:
+        theoretical = f"Theoretically, decoding a {n:g}B model in {dtype} on an {gpu} at batch 1 takes {{}} per token."
+        assert _verdicts(theoretical.format(_seconds(seconds * wrong))) == ["incorrect"]
 
 
 @given(params_b, st.floats(min_value=1, max_value=20000).map(lambda x: float(f"{x:.2g}")), WRONG_FACTORS)

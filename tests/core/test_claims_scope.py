@@ -74,3 +74,37 @@ def test_retractions_reports_and_questions_are_not_claims_of_their_numbers(text)
 
 def test_the_same_figure_asserted_is_still_caught():
     assert verdicts("10B params with Adam need 80 GB of model states.", TEN_B) == ["incorrect"]
+
+
+# --- a realistic decode time above the bandwidth floor ---------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Decode takes 20 ms per token on an A100.",
+    "In practice we measured about 20 ms per token on an A100 with HF generate.",
+    "On an A100 each token is roughly 25 ms, so 150 tokens take about 3.75 s.",
+])
+def test_a_decode_time_above_the_floor_is_asked_about_not_called_wrong(text: str) -> None:
+    checks = [c for c in check_claims(text, {"params": "7e9"}) if c.quantity.startswith("decode")]
+    assert checks, text
+    for check in checks:
+        assert check.verdict == "unverifiable", check.explanation
+        assert "memory-bandwidth floor" in check.explanation
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Decode takes 90 ms per token on an A100.", "incorrect"),  # 10× the floor: slower than any real loop
+    ("Decode takes 3 ms per token on an A100.", "incorrect"),  # faster than the bandwidth allows
+    ("Theoretically decode is about 20 ms per token on an A100.", "incorrect"),  # said to be the floor
+    ("At full bandwidth decode is about 20 ms per token on an A100.", "incorrect"),
+    ("Decode takes about 8 ms per token on an A100.", "correct"),
+])
+def test_the_floor_still_decides_outside_the_realistic_band(text: str, verdict: str) -> None:
+    checks = [c for c in check_claims(text, {"params": "7e9"}) if c.quantity.startswith("decode")]
+    assert [c.verdict for c in checks] == [verdict], [c.explanation for c in checks]
+
+
+def test_an_int8_time_equal_to_the_16_bit_floor_is_still_the_slip_it_looks_like() -> None:
+    # 6.6 ms is the fp16 floor of a 6.7B model on an A100-80GB; int8 reads half the bytes.
+    checks = check_claims("With int8 weights decode takes about 6.6 ms per token on an A100-80GB.", {"params": "6.74e9"})
+    assert [c.verdict for c in checks] == ["incorrect"], [c.explanation for c in checks]
