@@ -428,7 +428,7 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
             "verdict": "unverifiable", "computed": None,
             "explanation": f"You said {said}, and your sentence speaks of “{words}”. What I can compute here is the {topic.quantity}, "
                            f"{computed}, which is not that, so I may be comparing different things: which quantity did you mean?",
-            "working": [f"not judged: “{words}” is {OUTSIDE_SCOPE}", f"computed instead: {check.explanation}", *check.working],
+            "working": [f"{NOT_JUDGED}“{words}” is {OUTSIDE_SCOPE}", f"computed instead: {check.explanation}", *check.working],
         })
     if check.verdict in ("incorrect",) or _not_judged(check):
         others = alternatives(parsed, mention, topic.id)
@@ -443,7 +443,7 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
             return check.model_copy(update={
                 "verdict": "unverifiable", "computed": None,
                 "explanation": f"You said {said}, but the sentence does not pin down which quantity that is ({names}); none of my readings matches, so check which you meant. {check.explanation}",
-                "working": [f"not judged: the number may be the {names}", *check.working],
+                "working": [f"{NOT_JUDGED}the number may be the {names}", *check.working],
             })
     return check
 
@@ -461,13 +461,16 @@ def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: 
 
 
 OUTSIDE_SCOPE = "outside the computed scope"
+NOT_JUDGED = "not judged: "
+"""How the working of a claim that disagrees only under assumed inputs starts (see ``doubts_about``)."""
 
 
 def asks_which_quantity(claim: dict) -> bool:
-    """An unverified claim (as a dict) whose number may belong to another scope or component: the
-    interviewer asks which quantity was meant (see ``_other_scope``)."""
+    """An unverified claim (as a dict) that disagrees with the calculators under the inputs or scope
+    the checker had to assume (see ``_other_scope`` and ``doubts_about``): the interviewer asks which
+    was meant, as a careful human would, instead of saying it is wrong or letting it pass."""
     working = claim.get("working") or []
-    return claim.get("verdict") == "unverifiable" and bool(working) and OUTSIDE_SCOPE in working[0]
+    return claim.get("verdict") == "unverifiable" and bool(working) and (OUTSIDE_SCOPE in working[0] or working[0].startswith(NOT_JUDGED))
 
 
 def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
@@ -478,14 +481,14 @@ def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
     carried = [(name, found) for name, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
     if not {name for name, _ in carried} <= {"gpus", "params", "batch", "seq", "tokens"}:
         return False  # a model, GPU, dtype or ZeRO stage named earlier is often another system's ("with full MHA ...")
-    doubts = [w for w in check.working if w.startswith("not judged:")]
+    doubts = [w for w in check.working if w.startswith(NOT_JUDGED)]
     return bool(carried) and all(resolver.context.sentence - found.sentence <= 2 for _, found in carried) and all(
         "comes from an earlier sentence" in doubt for doubt in doubts)
 
 
 def _not_judged(check: ClaimCheck) -> bool:
     """A claim that did not match but was not called incorrect because an input was uncertain."""
-    return check.verdict == "unverifiable" and bool(check.working) and check.working[0].startswith("not judged:")
+    return check.verdict == "unverifiable" and bool(check.working) and check.working[0].startswith(NOT_JUDGED)
 
 
 def _evaluate(parsed: ParsedSentence, mention: Mention, topic: Topic, resolver: Resolver, text: str, said: str, span: tuple[int, int],
@@ -654,7 +657,7 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: 
             computed_text = _show(computed, unit, binary, per_token)
             explanation = (f"You said {said}{ev.said_suffix}; I can't check it with confidence: {_join(doubts)}. "
                            f"With the inputs I assumed I get {computed_text} ({chosen.summary}), so check which you meant.")
-            working = [f"not judged: {doubt}" for doubt in doubts] + working
+            working = [f"{NOT_JUDGED}{doubt}" for doubt in doubts] + working
             return ClaimCheck(**base | {"calculator": chosen.calculator}, claimed=_finite(claimed), computed=None, unit=unit,
                               verdict="unverifiable", explanation=explanation, working=working, inputs=_plain(chosen.inputs))
     return ClaimCheck(

@@ -106,7 +106,7 @@ def test_check_json_keeps_its_shape_and_adds_the_limit():
     payload = json.loads(cli("check", RIGHT, "--json").output)
     assert set(payload) == {"claims", "truncated", "max_claims"}
     assert payload["truncated"] is False
-    assert set(payload["claims"][0]) == {"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation"}
+    assert set(payload["claims"][0]) == {"text", "quantity", "claimed", "computed", "unit", "verdict", "explanation", "scope", "provenance"}
     assert "stopped" not in cli("check", RIGHT).output
 
 
