@@ -92,9 +92,12 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
         previous = sentence
         claims: list[tuple[int, Mention, Topic]] = []
         withdrawn = _withdrawn_before(sentence, following)
+        rejected = _rejected_target(sentence)
         for index, mention in enumerate(parsed.mentions):
             if mention.start < withdrawn:
                 continue  # "I said 80 GB before; that was wrong": a retraction is not a claim of its number
+            if rejected[0] <= mention.start < rejected[1]:
+                continue  # "finishing a 400-token reply inside 100 ms isn't realistic": a rejected target, not a claim
             topic = classify(parsed, mention)
             if topic is not None:
                 claims.append((index, mention, topic))
@@ -146,6 +149,27 @@ def _withdrawn_before(sentence: str, following: str) -> int:
     if _REPORTED.search(sentence) and _RETRACTION.search(following) and len(following.split()) <= 12:
         return len(sentence)
     return 0
+
+
+_REJECTION = re.compile(
+    r"\b(?:(?:is|are|was|would\s+be|will\s+be)\s+(?:not|never)|isn'?t|aren'?t|wasn'?t|won'?t\s+be|wouldn'?t\s+be|not)\s+"
+    r"(?:(?:really|even|remotely|physically)\s+)?(?:realistic|possible|achievable|feasible|doable|attainable|plausible|going\s+to\s+happen)\b"
+    r"|\b(?:is|are|'s|sounds?|seems?|looks?)\s+(?:(?:just|simply|totally|completely|physically)\s+)?(?:unrealistic|impossible|infeasible|unachievable|implausible|a\s+fantasy|wishful\s+thinking)\b"
+    r"|\bcan'?t\s+be\s+(?:done|hit|met|reached|achieved)\b",
+    re.IGNORECASE,
+)
+_REJECTED_FROM = re.compile(r"[,;:]\s*|\s(?:so|because|since|which|and|but|while|whereas)\s", re.IGNORECASE)
+
+
+def _rejected_target(sentence: str) -> tuple[int, int]:
+    """Where the figures a sentence rejects as infeasible are: the clause before "isn't realistic",
+    "is impossible", "can't be met" ("Finishing a 400-token reply inside 100 ms isn't realistic").
+    Figures in earlier clauses ("160 GB, so one GPU is not realistic") are still claims."""
+    rejection = _REJECTION.search(sentence)
+    if rejection is None:
+        return (0, 0)
+    boundaries = [m.end() for m in _REJECTED_FROM.finditer(sentence, 0, rejection.start())]
+    return (boundaries[-1] if boundaries else 0, rejection.start())
 
 
 _NUMBER_WITH_UNITS = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s*(?!x\b)[A-Za-z]{1,12}(?:/[A-Za-z]{1,6})?)*")

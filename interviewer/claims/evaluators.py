@@ -223,6 +223,22 @@ def params_options(r: Resolver, notes: list[str], required: bool = True) -> list
     return []
 
 
+def _another_size_named(r: Resolver, presets: list[str], ev: Evaluation) -> None:
+    """"For the 70B comparison model the cache is ...": the sentence sizes another model than the
+    scenario's preset whose shape was used, so a mismatch is a question, not an error."""
+    shape = {name: found for name, found in r.used if name in ("model", "layers", "kv_heads", "head_dim")}
+    if not shape or any(found.source != "scenario" for found in shape.values()):
+        return
+    if presets:
+        sizes, used = [run("params", preset=preset).value for preset in presets], " or ".join(presets)
+    else:
+        given = r.facts.get("params")
+        sizes, used = ([given] if isinstance(given, float) else []), "the scenario's model"
+    other = [m for m in r.sentence_mentions("params") if all(abs(m.value - size) > 0.2 * size for size in sizes)]
+    if other:
+        ev.doubts.append(f"the sentence names a {other[0].text.strip()} model, and I used the shape of {used}")
+
+
 def model_presets(r: Resolver, notes: list[str]) -> list[str]:
     model = r.model()
     if model is None or not model[0].presets:
@@ -346,6 +362,7 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
             raise MissingInput(model_missing)
         dims = {"layers": _int(layers, "layers"), "kv_heads": _int(kv_heads, "KV heads"), "head_dim": _int(head_dim, "head dim")}
         notes.append(f"layers = {dims['layers']}, KV heads = {dims['kv_heads']}, head dim = {dims['head_dim']}")
+    _another_size_named(r, presets, ev)
     local = _local_length(r, claim)
     per_token = "per_token" in claim.markers and local is None
     if not per_token and local is None and _PER_TOKEN_SUBJECT.match(r.parsed.text) and not claim.markers & {"per_sequence", "total"}:
@@ -1083,6 +1100,11 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
     if gpus < 2:
         raise InvalidInput("an all-reduce needs at least two GPUs")  # "with TP=8 each GPU reads 2.5 GB ... plus the all-reduce cost": no ring was described
     notes.append(gpus_found.note("n", str(gpus)))
+    rings = [(size, label, text, gpus) for size, label, text in payloads]
+    question = _scenario_allreduce(r, payload, gpus_found)
+    if question is not None:
+        rings.append(question)
+        notes.append(f"or the scenario's all-reduce question: {question[2]} over {question[3]} GPUs")
     if gpus_found.source != "sentence" and _text_has(r, r"\b\d+\s+(?:data[- ]parallel\s+)?(?:replicas|ranks|nodes|workers|participants|groups)\b"):
         ev.doubts.append("the sentence counts the ring's members in other units than GPUs")
     bandwidths: list[tuple[float, str | None]] = []
@@ -1108,9 +1130,9 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
     else:
         bandwidths.append((1.0, None))
     seen = set()
-    for size, payload_label, payload_text in payloads:
+    for size, payload_label, payload_text, gpus in rings:
         for link, link_label in bandwidths:
-            key = (size, link)
+            key = (size, link, gpus)
             if key in seen:
                 continue
             seen.add(key)
@@ -1124,6 +1146,18 @@ def allreduce(r: Resolver, claim: Mention, topic: Topic, sent: bool = False) -> 
                 summary = f"2(n−1)/n × S / B = {2 * (gpus - 1)}/{gpus} × {format_bytes(size)} / {link / 1e9:g} GB/s ({payload_text})"
                 ev.candidates.append(Candidate(result.value, summary, _label_join(payload_label, link_label if len(bandwidths) > 1 and link_label and link != bandwidths[0][0] else None), "allreduce", inputs, list(result.working)))
     return ev
+
+
+def _scenario_allreduce(r: Resolver, payload: Found | None, gpus_found: Found) -> tuple[float, str, str, int] | None:
+    """The scenario's own all-reduce setup ("2 GB of bf16 gradients across 8 GPUs"), when it gives one
+    beside its model and cluster and the sentence states neither the payload nor the model nor the GPU
+    count: an answer to that question is checked against it too, not only against the big model."""
+    size, ring = r.facts.get("allreduce_bytes"), r.facts.get("allreduce_gpus")
+    if not isinstance(size, float) or not isinstance(ring, float) or ring < 2 or payload is not None:
+        return None
+    if gpus_found.source == "sentence" and float(gpus_found.value) != ring or _text_has(r, r"\bparam|\bmodel\b|\b\d+(?:\.\d+)?\s*[bm]\b"):  # type: ignore[arg-type]
+        return None
+    return (size, "the scenario's all-reduce question", f"S = {format_bytes(size)}", int(ring))
 
 
 def allreduce_bytes(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:

@@ -631,6 +631,7 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")
     _inherit_compared_scope(parsed, mention)
+    _whole_after_part(parsed, mention)
     header = parsed.header_of(mention.start)
     if header:
         for marker, pattern in _HEADER_MARKERS:
@@ -656,6 +657,19 @@ def _inherit_compared_scope(parsed: ParsedSentence, mention: Mention) -> None:
         return
     if _COMPARED_WITH.fullmatch(parsed.masked[previous.end:mention.start]):
         mention.markers |= previous.markers & _SCOPE_MARKERS
+
+
+_PART_OF = re.compile(r"\s+(?:out\s+)?of\s+(?:the|all|our|its|their|those|that|a|this)?\s*(?:total\s+(?:of\s+)?)?(?:about\s+|~\s*)?", re.I)
+
+
+def _whole_after_part(parsed: ParsedSentence, mention: Mention) -> None:
+    """"each rank owns 2.5 GB of the 160 GB": the second number is the whole the first is a share of,
+    so the per-GPU words before the share do not apply to it."""
+    previous = parsed.mentions[-1] if parsed.mentions else None
+    if previous is None or previous.dim != mention.dim or not _PART_OF.fullmatch(parsed.masked[previous.end:mention.start]):
+        return
+    mention.markers -= {"per_gpu", "sent"}
+    mention.markers.add("total")
 
 
 _HEADER_MARKERS = [

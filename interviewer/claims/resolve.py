@@ -73,6 +73,8 @@ _FACT_ALIASES = {
     "microbatches": "microbatches", "num_microbatches": "microbatches", "tp": "tp",
     "compute": "compute", "flops": "compute", "compute_budget": "compute", "nodes": "nodes",
     "precision": "precision", "optimizer": "optimizer",
+    # A second setup the scenario gives for its all-reduce question ("2 GB of gradients across 8 GPUs")
+    "allreduce_bytes": "allreduce_bytes", "allreduce_gpus": "allreduce_gpus",
 }
 _TEXT_FACTS = {"gpu", "dtype", "kv_dtype", "model", "precision", "optimizer"}
 TEXT_FACTS = frozenset(_TEXT_FACTS)

@@ -122,7 +122,7 @@ _SUM_LEAD = re.compile(
     r"\b(?:it'?s|that'?s|it\s+is|that\s+is|we'?re\s+at|comes?\s+to|gives?|makes?|totals?|total|so|becomes?|is|are|needs?|takes?)\b[^,;]*$",
     re.IGNORECASE,
 )
-_CAPACITY_AFTER = re.compile(r"^\s*(?:of\s+(?:hbm\d?e?|vram|memory)\s+)?(?:gpus?|cards?|devices?|nodes?|boxes|machines|accelerators?)\b", re.IGNORECASE)
+_CAPACITY_AFTER = re.compile(r"^\s*(?:of\s+(?:hbm\d?e?|vram|memory)\s+)?(?:(?:hbm\d?e?|vram)\s+)?(?:gpus?|cards?|devices?|nodes?|boxes|machines|accelerators?|parts|chips?|boards?|skus?|gpu\s+variants?)\b", re.IGNORECASE)
 _CAPACITY_LEAD = re.compile(r"(?:§|\bgpus?|\bnodes?|\bcards?)\s*\(\s*$|\bfit(?:s|ting)?\s+(?:in|into|on|onto)\b[^=]{0,40}\(\s*$", re.IGNORECASE)
 _OPERATOR_AFTER = re.compile(r"^\s*(?:[×x*·/+−]\s*[\d(§a-z]|-\s+[\d(]|=)", re.IGNORECASE)
 _OPERATOR_BEFORE = re.compile(r"(?:[×*·/+−]|\bx|\s-)\s*$")

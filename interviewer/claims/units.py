@@ -48,9 +48,15 @@ _UNITS_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", 
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 
+_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_BELOW_HUNDRED = (
+    r"(?:(?:" + "|".join(_TENS) + r")(?:[- ](?:" + "|".join(_UNITS_WORDS) + r"))?|" + "|".join(_TEENS + _UNITS_WORDS) + r")"
+)
 _WORD_NUMBER = (
-    r"(?:(?:" + "|".join(_TENS) + r")(?:[- ](?:" + "|".join(_UNITS_WORDS) + r"))?"
-    r"|a\s+dozen|a\s+hundred|" + "|".join(sorted(_SMALL_NUMBER_WORDS, key=len, reverse=True)) + r"|an?(?=\s+(?:thousand|million|billion|trillion)\b))"
+    # "two hundred", "a hundred and sixty": the hundreds first, so "hundred" alone is not read as the number
+    r"(?:(?:a|" + "|".join(_UNITS_WORDS) + r")\s+hundred(?:\s+(?:and\s+)?" + _BELOW_HUNDRED + r"(?![\w-]))?"
+    r"|(?:" + "|".join(_TENS) + r")(?:[- ](?:" + "|".join(_UNITS_WORDS) + r"))?"
+    r"|a\s+dozen|" + "|".join(sorted(_SMALL_NUMBER_WORDS, key=len, reverse=True)) + r"|an?(?=\s+(?:thousand|million|billion|trillion)\b))"
 )
 
 NUMBER_PATTERN = r"""
@@ -93,8 +99,10 @@ def _word_value(word: str) -> float:
         return 1.0
     if word == "a dozen":
         return 12.0
-    if word == "a hundred":
-        return 100.0
+    hundreds, _, rest = word.partition(" hundred")
+    if _:
+        value = 100.0 * (1 if hundreds == "a" else _SMALL_NUMBER_WORDS[hundreds])
+        return value + _word_value(rest.replace(" and ", " ").strip()) if rest.strip() else value
     parts = re.split(r"[- ]", word)
     return float(sum(_SMALL_NUMBER_WORDS[p] for p in parts))
 

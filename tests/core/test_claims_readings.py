@@ -1,0 +1,79 @@
+"""Readings a blind-written claim set (bench/data/claims/claims_dev_c.yaml) showed were wrong: each
+was a correct number called incorrect. One test per reading, in several phrasings."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import check_claims
+from rubrics.loader import get_scenario
+
+
+def facts(scenario: str) -> dict:
+    return dict(get_scenario(scenario).scenario.facts)
+
+
+def verdicts(text: str, given: dict | None = None) -> list[str]:
+    return [c.verdict for c in check_claims(text, given or {})]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("L = λW → 1,000/s × 0.2 s = two hundred requests in flight, tops", 200),
+    ("model states for 10B params w/ Adam: a hundred and sixty gigs, give or take", 160e9),
+    ("that comes to one hundred and twenty-five ms per step", 0.125),
+    ("Three hundred GPUs is what it takes.", 300),
+])
+def test_numbers_in_words_with_hundreds(text: str, value: float) -> None:
+    checks = check_claims(text, {})
+    assert all(c.verdict != "incorrect" for c in checks), [c.explanation for c in checks]
+    from interviewer.claims.parser import parse_sentence
+
+    assert value in [m.value for m in parse_sentence(text, 0).mentions]
+
+
+@pytest.mark.parametrize("text", [
+    "Finishing a 400-token reply inside 100 ms isn't realistic on either GPU, so the SLO has to mean first token.",
+    "Serving a 2B model at 1 ms per token is impossible on an A10G.",
+    "A full 400-token reply in 100 ms is not achievable here.",
+    "Expecting 0.25 ms per token on the A10G is simply unrealistic.",
+])
+def test_a_figure_rejected_as_infeasible_is_not_a_claim(text: str) -> None:
+    assert "incorrect" not in verdicts(text, facts("serve-2b-p99"))
+
+
+def test_a_figure_before_the_rejected_clause_is_still_checked() -> None:
+    assert verdicts("A 10B model with Adam needs 80 GB of model states, so one 80 GB GPU is not realistic.") == ["incorrect"]
+
+
+@pytest.mark.parametrize("text", [
+    "70B w/ ZeRO-3 across the 512 GPUs is ~2.2 GB of states per GPU, fine on 80 GB parts",
+    "With ZeRO-3 a 10B model is 20 GB per GPU over 8 GPUs, which fits 24 GB chips.",
+])
+def test_a_memory_size_naming_the_hardware_is_not_a_claim(text: str) -> None:
+    assert verdicts(text) == ["correct"]
+
+
+@pytest.mark.parametrize("text", [
+    "With ZeRO-3 over all 64 H100s, each rank owns 2.5 GB of the 160 GB of model states (weights, grads, master copy, both moments).",
+    "Under ZeRO-3 on 64 GPUs every GPU keeps 2.5 GB out of the total 160 GB of model states.",
+])
+def test_the_whole_after_a_share_is_the_total(text: str) -> None:
+    assert verdicts(text, {"params": 10e9}) == ["correct", "correct"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("each GPU pushes 3.5 GB through its 25 GB/s NIC, so ~140 ms per all-reduce", ["correct", "correct"]),
+    ("The ring all-reduce of the gradients takes about 0.14 s on the 25 GB/s NICs.", ["correct"]),
+    ("All-reducing the 70B model's gradients over the 128 GPUs on 25 GB/s NICs takes 11 s.", ["correct"]),
+    ("All-reducing the 70B model's gradients over the 128 GPUs on 25 GB/s NICs takes 1.1 s.", ["incorrect"]),
+])
+def test_the_scenarios_own_allreduce_question_is_a_reading(text: str, expected: list[str]) -> None:
+    assert verdicts(text, facts("parallelism-allreduce")) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "For the 70B comparison model the cache is 0.3125 MiB per token because only the 8 KV heads are stored.",
+    "The 70B one with GQA needs just 0.3125 MiB of KV cache per token.",
+])
+def test_a_kv_figure_for_another_named_size_is_asked_about(text: str) -> None:
+    assert "incorrect" not in verdicts(text, facts("kv-cache-long-context"))
