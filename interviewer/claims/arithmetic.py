@@ -254,7 +254,7 @@ def clearly_disagrees(arithmetic: Arithmetic, claim: Mention) -> bool:
 
 _AMOUNT_OF_RATE = {"bytes/s": ("bytes",), "FLOP/s": ("FLOPs", "flops?")}
 _AT_RATE = re.compile(r"^[^\d;]{0,40}?(?:\bat\b|\bover\b|\bthrough\b|\bwith\b|\bon\b|/|÷|\bdivided\s+by\b)\s*(?:an?\s+|the\s+|its\s+|their\s+|each\s+|one\s+)?(?:about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
-_RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?e?|pcie|bus|network|port|card)\b\s*)?(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
+_RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?e?|pcie|bus|network|port|card)\b\s*)?(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:(?:it\s+|that\s+)?(?:goes|gets|moves|copies|transfers|lands|finishes|completes|uploads|downloads|arrives)(?:\s+(?:across|over|through|out|up|down))?\s+(?=in\b))?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
 
 
 def stated_rate(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:

@@ -225,7 +225,7 @@ def _arithmetic_slip(parsed: ParsedSentence, mention: Mention, *, several: bool)
     if re.match(r"\s*(?:[/×*·+^⁰¹²³⁴⁵⁶⁷⁸⁹]|[-−x]\s*\d)", parsed.text[mention.end:]):
         return None  # "= 7/39", "= 2³⁰ B": the result is itself an expression, not the number just read
     try:
-        arithmetic = stated_arithmetic(parsed, mention)
+        arithmetic = stated_arithmetic(parsed, mention) or stated_rate(parsed, mention)
     except (ArithmeticError, ValueError):
         return None
     if arithmetic is None or not _plain_arithmetic(parsed.text, arithmetic.expression):
@@ -503,11 +503,27 @@ def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
     if resolver.ambiguous or resolver.context.new_option:
         return False
     carried = [(name, found) for name, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
-    if not {name for name, _ in carried} <= {"gpus", "params", "batch", "seq", "tokens"}:
-        return False  # a model, GPU, dtype or ZeRO stage named earlier is often another system's ("with full MHA ...")
+    names = {name for name, _ in carried}
+    if not names <= _PLAIN_PREMISES:
+        # A model, GPU, dtype or ZeRO stage named earlier is often another system's ("with full MHA ..."),
+        # unless the claim's sentence points back at the one just described ("... takes 60 days on it").
+        if not names <= _PLAIN_PREMISES | _NAMED_PREMISES or not _POINTS_BACK.search(resolver.parsed.text):
+            return False
+        if any(resolver.context.sentence - found.sentence > 1 for name, found in carried if name in _NAMED_PREMISES):
+            return False
     doubts = [w for w in check.working if w.startswith(NOT_JUDGED)]
     return bool(carried) and all(resolver.context.sentence - found.sentence <= 2 for _, found in carried) and all(
         "comes from an earlier sentence" in doubt for doubt in doubts)
+
+
+_PLAIN_PREMISES = frozenset({"gpus", "params", "batch", "seq", "tokens", "layers", "kv_heads", "head_dim", "heads", "hidden", "vocab"})
+"""Inputs stated as plain numbers in the sentence or two before ("Our model has 40 layers ..."), taken as given."""
+_NAMED_PREMISES = frozenset({"gpu", "dtype", "mfu", "model", "zero", "nodes", "bandwidth"})
+_POINTS_BACK = re.compile(
+    r"^\W*(?:that|this|so|then|thus|hence|which)\b|\b(?:on|with|for|in|at|using|over)\s+(?:it|that|this|them|these|those)\b"
+    r"|\b(?:this|that|these|those|the\s+same|our)\s+(?:cluster|node|nodes|setup|config(?:uration)?|model|run|box|machine|hardware|gpus?|cards?|rig|fleet)\b",
+    re.IGNORECASE,
+)
 
 
 def _not_judged(check: ClaimCheck) -> bool:

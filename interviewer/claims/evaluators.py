@@ -633,12 +633,18 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
 
 
 _COMPONENTS = (
-    ("16-bit weights", re.compile(r"\b(?:§\s*)?(?:weights?|params|parameters)\b(?!\s*(?:\+|and|,)?\s*(?:m\b|moments?|momentum|variance))", re.I), 2.0),
+    ("16-bit weights", re.compile(r"(?<!master\s)(?<!fp32\s)\b(?:§\s*)?(?:weights?|params|parameters)\b(?!\s*(?:\+|and|,)?\s*(?:m\b|moments?|momentum|variance))", re.I), 2.0),
     ("16-bit gradients", re.compile(r"\bgrad(?:ient)?s?\b", re.I), 2.0),
     ("fp32 master weights", re.compile(r"\bmaster\b", re.I), 4.0),
     ("Adam moments", re.compile(r"\bmoments\b|\bm\s*(?:\+|and|,|&)\s*v\b|\bmomentum\s+and\s+variance\b", re.I), 8.0),
     ("one Adam moment", re.compile(r"\b(?:one|a\s+single|each)\s+(?:adam\s+)?moment\b|\bthe\s+(?:momentum|variance)\s+alone\b", re.I), 4.0),
 )
+_COMPONENT_SUBJECT = re.compile(
+    r"(?P<what>[^\d;:=≈]{3,90}?)\s*[—–-]?\s*(?:\bitself\s+)?(?:\bis|\bare|'s|=|≈|\btakes?|\bneeds?|\bcomes?\s+to|\bcosts?|\badds?\s+up\s+to|\bweighs?(?:\s+in\s+at)?)"
+    r"\s*(?:only\s+|just\s+|still\s+)?(?:about|around|roughly|approximately|~|≈|some)?\s*$",
+    re.I,
+)
+_WHOLE_STATES = re.compile(r"\b(?:total|all\s+(?:the\s+)?(?:model\s+)?states|model\s+states|everything|whole|full\s+(?:training\s+)?state)\b", re.I)
 _COMPONENT_PHRASE = re.compile(r"^\s*(?:of|for|in|holding|carrying|just\s+for)\s+(?P<what>[^\d;:=≈]{3,50})", re.I)
 
 
@@ -652,9 +658,15 @@ def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpu
                           "model-states", {"params": option.value, "gpus": gpus}, [], component=f"a 1/{gpus} shard of {what}")
                 for k, what in ((12.0, "the optimizer states"), (16.0, "all model states"))]
     phrase = _COMPONENT_PHRASE.match(after)
-    if phrase is None:
-        return []
-    what = re.split(r"\b(?:plus|on\s+top|then|while|but|so)\b", phrase.group("what"), maxsplit=1)[0]
+    what = re.split(r"\b(?:plus|on\s+top|then|while|but|so)\b", phrase.group("what"), maxsplit=1)[0] if phrase is not None else ""
+    if not any(pattern.search(what) for _, pattern, _ in _COMPONENTS):
+        # "one Adam moment in fp32 is ~80 GB", "the checkpoint (fp32 master weights plus both moments) is about 60 GB":
+        # the components are the subject the number is said of
+        clause_start = r.parsed.clauses[claim.clause][0]
+        subject = _COMPONENT_SUBJECT.search(r.parsed.masked[max(clause_start, claim.start - 100):claim.start])
+        if subject is None or _WHOLE_STATES.search(subject.group("what")):
+            return []
+        what = subject.group("what")
     named = [(name, size) for name, pattern, size in _COMPONENTS if pattern.search(what)]
     if not named or len(named) >= 4:
         return []

@@ -274,7 +274,7 @@ _BEFORE: list[tuple[str, re.Pattern]] = [
     ("batch", re.compile(r"(?:micro[- ]?)?batch(?:[- ]?size)?" + _EQ + r"|(?<![\d.]\s)(?<![\w.])(?-i:bs|mbs|b)" + _SINGLE_EQ, re.I)),
     ("seq", re.compile(r"(?:context(?:[- ](?:length|window|len))?|ctx(?:[- ]len)?|seq(?:uence)?(?:[- _]?(?:length|len))?|prompt(?:[- ](?:length|of))?|window)" + _EQ + r"|\bs" + _SINGLE_EQ, re.I)),
     ("kv_heads", re.compile(r"(?:kv[_ -]?heads|n[_ ]kv[_ ]heads|key[- /]value heads)" + _EQ, re.I)),
-    ("head_dim", re.compile(r"(?:head[_ -]?dim(?:ension)?|d[_ ]head|head[_ -]size)" + _EQ, re.I)),
+    ("head_dim", re.compile(r"(?:head[_ -]?dim(?:ension)?|d[_ ]head|head[_ -]size)" + _EQ + r"|heads?\s+(?:of|with|at)\s+(?:a\s+)?(?:dim(?:ension)?|size)\s*(?:of\s+)?$", re.I)),
     ("hidden", re.compile(r"(?:hidden(?:[- _](?:size|dim(?:ension)?))?|d[_ ]?model|width|model dim(?:ension)?|embedding (?:size|dim(?:ension)?))" + _EQ + r"|\b[hd]" + _SINGLE_EQ, re.I)),
     ("layers", re.compile(r"(?:layers|n[_ ]?layers|num[_ ]layers|depth)" + _EQ + r"|\bL" + _SINGLE_EQ)),
     ("heads", re.compile(r"(?:(?:attention )?heads|n[_ ]heads|num[_ ]heads)" + _EQ + r"|\ba" + _SINGLE_EQ, re.I)),
@@ -287,12 +287,12 @@ _BEFORE: list[tuple[str, re.Pattern]] = [
                         + r"|(?:§|\bfsdp|\bddp|\bzero)\s+(?:over|across)\s+$", re.I)),
 ]
 _MFU_BEFORE = re.compile(r"(?:mfu|hfu|utili[sz]ation|efficiency)\s*(?:of|=|:|is|at)?\s*(?:about|around|~|roughly)?\s*$", re.I)
-_SEQ_AT = re.compile(r"\b(?:at|with|for|of|per)\s+(?:a\s+)?$", re.I)
+_SEQ_AT = re.compile(r"(?:\b(?:at|with|for|of|per)\s+|@\s*)(?:a\s+)?$", re.I)
 
 # --- qualifiers: tolerance and direction --------------------------------------------------------
 
 _QUALIFIERS_BEFORE: list[tuple[str, float, re.Pattern]] = [
-    ("at_least", DEFAULT_TOLERANCE, re.compile(r"(?:at\s+least|more\s+than|over|above|upwards\s+of|no\s+less\s+than|not\s+less\s+than|a\s+minimum\s+of|minimum\s+of|north\s+of|in\s+excess\s+of|greater\s+than|≥|>=|>)\s*(?:just\s+)?$", re.I)),
+    ("at_least", DEFAULT_TOLERANCE, re.compile(r"(?:at\s+least|(?<!\bno\s)(?<!\bnot\s)more\s+than|over|above|upwards\s+of|no\s+less\s+than|not\s+less\s+than|a\s+minimum\s+of|minimum\s+of|north\s+of|in\s+excess\s+of|greater\s+than|≥|>=|>)\s*(?:just\s+)?$", re.I)),
     ("at_most", DEFAULT_TOLERANCE, re.compile(r"(?:at\s+most|less\s+than|fewer\s+than|under|below|no\s+more\s+than|not\s+more\s+than|up\s+to|a\s+maximum\s+of|maximum\s+of|within|just\s+under|south\s+of|as\s+little\s+as|≤|<=|<)\s*(?:just\s+)?$", re.I)),
     ("approx", ORDER_OF_MAGNITUDE_TOLERANCE, re.compile(r"(?:(?:on\s+)?the\s+order\s+of|order\s+of\s+magnitude\s+(?:of\s+)?|ballpark\s+(?:of\s+)?|in\s+the\s+ballpark\s+of)\s*$", re.I)),
     ("approx", EXACT_TOLERANCE, re.compile(r"(?:exactly|precisely|exact)\s*$", re.I)),
@@ -568,6 +568,8 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
             role, role_from = "params", "magnitude"
         if role is None and (used_k or (number >= 128 and _is_power_of_two(number))) and _SEQ_AT.search(masked[max(clause_start, start - 12):start]):
             role = "seq"
+        if role is None and number >= 100 and re.search(r"@\s*$", masked[max(clause_start, start - 3):start]) and re.match(r"\s*(?:avg|average|mean|ctx|context)\b", masked[pos:pos + 12], re.I):
+            role = "seq"  # "≈0.16 GB @ 650 avg": a KV figure at an average length
         if role is None and (used_k or number >= 128) and re.match(r"[\s-]*(?:tokens?[\s-]+)?sequence\b(?!s)", masked[pos:pos + 20], re.IGNORECASE):
             role, role_from = "seq", "noun"  # "1.25 GiB per 4k sequence", "a 4,096-token sequence"
         if role in ("params",):

@@ -209,7 +209,12 @@ def input_roles(parsed: ParsedSentence) -> dict[int, str]:
     return roles
 
 
-OPTION = _OPTION = re.compile(r"\s*(?:or|versus|vs\.?|instead|alternatively|whereas|compared\s+(?:to|with))\b", re.IGNORECASE)
+OPTION = _OPTION = re.compile(
+    r"\s*(?:or|versus|vs\.?|instead|alternatively|whereas|compared\s+(?:to|with))\b"
+    # "concurrency @4k: 28; prefill: ~2.3 s": each item of a "label: value" list is its own setting
+    r"|\s*[A-Za-z][\w /@.-]{0,30}:\s",
+    re.IGNORECASE,
+)
 
 
 # --- the resolver for one claim ---------------------------------------------------------------

@@ -49,7 +49,7 @@ LAWS = (
     Law("KV cache", re.compile(r"\bkv\b|\bkey[- /]value\b", re.I), "context", lambda n: n, "KV cache ∝ context length (2·L·n_kv·d_h·bytes per token)"),
     Law("attention score matrix", re.compile(r"\bscore\s+matri|\battention\s+(?:matri|flops|compute|cost|memory|scores)|\bqk\s*(?:ᵀ|\^?t)\b|\bq\s*k\s*\^?t\b|\bquadratic", re.I),
         "context", lambda n: n * n, "the n × n score matrix ∝ n²"),
-    Law("ring all-reduce", re.compile(r"\ball[- ]?reduce\b", re.I), "gpus", lambda n: 2 * (n - 1) / n, "each GPU sends 2(n−1)/n of the payload, over the same link",
+    Law("ring all-reduce", re.compile(r"\ball[- ]?reduce\b|\bring\b", re.I), "gpus", lambda n: 2 * (n - 1) / n, "each GPU sends 2(n−1)/n of the payload, over the same link",
         re.compile(r"\bnodes?\b|\binter[- ]?node|\bcross[- ]node|\binfiniband\b|\bib\b|\bnetwork|\bethernet|\bnic|\blatency[- ]bound|\bsmall\s+(?:messages|payloads)|\bhops?\b|\bsteps\b", re.I)),
     Law("model states per GPU (ZeRO-3)", re.compile(r"\bzero[- ]?3\b|\bfsdp\b|\bper[- ]gpu\s+(?:memory|model\s+states|states)", re.I), "gpus", lambda n: 1 / n,
         "16Ψ/N per GPU"),
@@ -60,6 +60,7 @@ _DOUBLING = re.compile(r"\b(?P<verb>doubl(?:e|es|ing)|tripl(?:e|es|ing)|quadrupl
 _FACTOR_AFTER = re.compile(
     r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
     r"|(?P<r2>\d+(?:\.\d+)?)\s*(?:×|x\b|times)\s*(?P<dir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower|the\s+memory|as\s+(?:much|large|big|long|slow))"
+    r"|(?:(?P<vgrow>grows?|rises?|increases?|goes\s+up|jumps?|balloons?|multipl(?:y|ies))|(?P<vshrink>drops?|falls?|shrinks?|decreases?|goes\s+down|cuts?|reduces?))\s+(?:[\w-]+\s+){0,4}?(?:by\s+)?(?:about\s+|roughly\s+|~\s*)?(?P<r3>\d+(?:\.\d+)?)\s*(?:×|x\b|-?\s?fold\b)"
     r"|(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<pdir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower)"
     r"|\b(?P<word>doubl(?:es|ing|e)|tripl(?:es|ing|e)|quadrupl(?:es|ing|e)|halv(?:es|ing|e))\b(?!\s+(?:the\s+)?(?:context|sequence|seq|gpus?|length|batch|ring))",
     re.IGNORECASE,
@@ -146,6 +147,9 @@ def _claimed_factor(factor: re.Match) -> float | None:
         value = float(factor.group("r2"))
         direction = (factor.group("dir") or "").lower()
         return 1 / value if direction in _SHRINK_DIR else value
+    if factor.group("r3"):
+        value = float(factor.group("r3"))
+        return 1 / value if factor.group("vshrink") else value
     if factor.group("pct"):
         change = float(factor.group("pct")) / 100
         return 1 - change if factor.group("pdir").lower() in _SHRINK_DIR else 1 + change

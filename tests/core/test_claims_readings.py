@@ -77,3 +77,52 @@ def test_the_scenarios_own_allreduce_question_is_a_reading(text: str, expected: 
 ])
 def test_a_kv_figure_for_another_named_size_is_asked_about(text: str) -> None:
     assert "incorrect" not in verdicts(text, facts("kv-cache-long-context"))
+
+
+# --- misses from the same set: wrong numbers that got no verdict, or the wrong one -------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("even at 50% MFU the compute-optimal 10B run on this node needs no more than 40 days", ["incorrect"]),
+    ("even at 50% MFU the compute-optimal 10B run on this node needs no more than 120 days", ["correct"]),
+    ("even at 50% MFU the compute-optimal 10B run on this node needs more than 40 days", ["correct"]),
+])
+def test_no_more_than_is_an_upper_bound(text: str, expected: list[str]) -> None:
+    checks = [c for c in check_claims(text, facts("train-10b-8gpu")) if c.unit == "seconds"]
+    assert [c.verdict for c in checks] == expected, [c.explanation for c in checks]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The 120 GB checkpoint at 2 GB/s takes 60 minutes to upload.", "incorrect"),
+    ("a 40 GB shard over a 400 Gb/s NIC goes across in about 0.1 s", "incorrect"),
+    ("a 40 GB shard over a 400 Gb/s NIC goes across in about 0.8 s", None),
+])
+def test_an_amount_at_a_stated_rate_is_checked_whatever_it_is(text: str, expected: str | None) -> None:
+    times = [c for c in check_claims(text) if c.unit == "seconds"]
+    assert [c.verdict for c in times] == ([expected] if expected else []), [c.explanation for c in times]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Our model has 40 layers with 40 KV heads of dim 128, and we keep the cache in fp16. That works out to about 0.2 MB of KV per token.", "incorrect"),
+    ("Our model has 40 layers with 40 KV heads of dim 128, and we keep the cache in fp16. That works out to about 0.8 MB of KV per token.", "correct"),
+])
+def test_heads_of_dim_n_is_the_head_dimension(text: str, verdict: str) -> None:
+    assert verdicts(text) == [verdict]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("stretching context from 4k to 32k grows the per-sequence KV cache 64-fold", "incorrect"),
+    ("stretching context from 4k to 32k grows the per-sequence KV cache 8-fold", "correct"),
+    ("Going from 8 to 16 GPUs in the ring roughly doubles what each GPU has to send.", "incorrect"),
+    ("going from 2k to 8k tokens, the attention score matrix jumps 16x", "correct"),
+])
+def test_fold_and_verb_factors_in_scaling_statements(text: str, verdict: str) -> None:
+    assert verdicts(text) == [verdict]
+
+
+@pytest.mark.parametrize("text", [
+    "one Adam moment in fp32 is ~40 GB for this model",
+    "For this model a single Adam moment is about 40 GB in fp32.",
+])
+def test_a_component_named_before_the_number(text: str) -> None:
+    assert verdicts(text, facts("train-10b-8gpu")) == ["correct"]
