@@ -8,6 +8,12 @@
 - GPU-hours: GPUs × hours ("16 A100s for a month is about 11,500 GPU-hours"; a month is 720 or 730 h).
 - Peak-rate ratios between precisions, from the dense datasheet peaks in ``tools.hardware``
   ("fp8 runs at about 2× the bf16 rate" on H100, L4; int8 is 2× fp16 on A100, T4, A10G).
+- Replicas for a load: total rate / per-replica rate, or its ceiling ("30,000 tokens/s at peak, each
+  replica manages 1,500 tokens/s: 20 replicas"), not judged when the sentence adds headroom.
+- MoE expert capacity: capacity factor × tokens × top-k / experts (Lepikhin et al. 2020, GShard §2.2;
+  Fedus et al. 2021, Switch Transformer §2.2, where k = 1).
+- Training throughput: sequences × tokens per sequence / step time, the batch and step time stated in
+  this or the last sentence.
 - IEEE-754 half precision and bfloat16 limits (IEEE 754-2008; Google's bfloat16 format): fp16's
   largest finite value 65,504, smallest normal 6.10e-5, smallest subnormal 5.96e-8; bf16's largest
   3.39e38 and smallest normal 1.18e-38; fp8 E4M3 448 and E5M2 57,344 (Micikevicius et al. 2022).
@@ -18,6 +24,7 @@ Each check is correct within its tolerance (15 %, 25 % after "about"/"roughly"/"
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 
@@ -99,7 +106,7 @@ _LIMITS = (
 )
 
 
-_SEQUENCES_OF = re.compile(r"\b(?P<b>\d[\d,]*)\s+(?:sequences|samples|examples|rows)\s+(?:of|×|x|at)\s+(?P<s>\d[\d,]*)\s*(?P<k>[kK]\b)?\s*(?:-\s*)?tokens?\b", re.IGNORECASE)
+_SEQUENCES_OF = re.compile(r"\b(?P<b>\d[\d,]*)\s+(?:sequences|seqs|samples|examples|rows)\s+(?:of|×|x|at)\s+(?P<s>\d[\d,]*)\s*(?P<k>[kK]\b)?\s*(?:-\s*)?tokens?\b", re.IGNORECASE)
 _TOKENS_PER_STEP = re.compile(r"(?P<c>" + _NUM + r")\s*(?P<m>[kKMB]\b|million|billion)?\s*tokens?\s+(?:per|a|each|every|in\s+(?:a|each))\s+(?:step|batch|iteration|update|optimi[sz]er\s+step)\b", re.IGNORECASE)
 
 
@@ -126,10 +133,154 @@ def _tokens_per_step(sentence: str, offset: int, before: str) -> Iterator[ClaimC
             yield check
 
 
+_RATE = r"(?<![\d,.])(?P<{0}>" + _NUM + r")\s*(?P<{0}m>[kKM]\b)?\s*(?:[\w-]+\s+)?(?P<{0}u>tokens?\s*/\s*s(?:ec)?\b|tok\s*/\s*s\b|tokens?\s+(?:per|a)\s+second|req(?:uest)?s?\s*/\s*s(?:ec)?\b|requests?\s+(?:per|a)\s+second|rps\b|qps\b|queries\s*(?:/\s*s|per\s+second))"
+_PER_UNIT = r"\b(?:each|per|one|a\s+single|every|a)\s+(?:[\w-]+\s+){0,2}?(?:replicas?|gpus?|nodes?|servers?|instances?|pods?|workers?|copy|copies|cards?|boxes|a10gs?|a100s?|h100s?|l4s?|t4s?)\b"
+_PER_UNIT_RATE = re.compile(_PER_UNIT + r"[^.;\d]{0,40}?" + _RATE.format("r"), re.IGNORECASE)
+_ANY_RATE = re.compile(_RATE.format("t"), re.IGNORECASE)
+_UNITS_NEEDED = re.compile(
+    r"\b(?:need|needs|needed|so|then|→|->|=|it'?s|that'?s|means|gives|requires?|takes)\b[^.;\d]{0,25}?(?P<c>\d[\d,]*(?:\.\d+)?)\s+"
+    r"(?:more\s+)?(?P<noun>replicas|gpus|nodes|servers|instances|pods|copies|cards|boxes|a10gs|a100s|h100s|l4s|t4s)\b",
+    re.IGNORECASE,
+)
+_HEADROOM = re.compile(r"\bheadroom|\bbuffer\b|\bslack\b|\bmargin\b|\bredundan|\bspare\b|\bsafety\b|\bn\s*\+\s*1\b|\butili[sz]ation\b|\btarget\b|\bp9\d|\btail\b|\bfailover\b|\bover-?provision", re.IGNORECASE)
+
+
+_A_RATE_UNIT = re.compile(r"/\s*s(?:ec)?\b|\bper\s+second\b|\ba\s+second\b|\b[rq]ps\b", re.IGNORECASE)
+
+
+def _rate_value(match: re.Match, group: str) -> tuple[float, str] | None:
+    value = _number(match.group(group))
+    if value is None:
+        return None
+    value *= {"k": 1e3, "m": 1e6}.get((match.group(group + "m") or "").lower(), 1.0)
+    return value, "tokens" if match.group(group + "u").lower().startswith("tok") else "requests"
+
+
+def _replicas(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"we need 30,000 decode tokens/s at peak. say each replica manages ~1,500 tokens/s, then it's about 60 replicas" (20)."""
+    if _HEADROOM.search(sentence) or not _A_RATE_UNIT.search(sentence + before):
+        return
+    text = f"{before} {sentence}"
+    per_unit = list(_PER_UNIT_RATE.finditer(text))
+    if len(per_unit) != 1:
+        return
+    unit_rate = _rate_value(per_unit[0], "r")
+    if unit_rate is None or unit_rate[0] <= 0:
+        return
+    totals = [_rate_value(m, "t") for m in _ANY_RATE.finditer(text) if not per_unit[0].start("r") <= m.start() < per_unit[0].end()]
+    totals = [t for t in totals if t is not None and t[1] == unit_rate[1] and t[0] > unit_rate[0]]
+    if len({t[0] for t in totals}) != 1:
+        return
+    total = totals[0][0]
+    for match in _UNITS_NEEDED.finditer(sentence):
+        claimed = _number(match.group("c"))
+        if claimed is None or claimed < 1:
+            continue
+        exact = total / unit_rate[0]
+        accepted = sorted({exact, float(math.ceil(exact))})
+        check = _check(sentence, offset, match, "c", f"{match.group('noun').lower()} needed", claimed, accepted, "count", f"{match.group('c')} {match.group('noun')}",
+                       f"{exact:,.3g}" + ("" if exact == math.ceil(exact) else f" (so {math.ceil(exact):,})"), f"{total:,.0f} {unit_rate[1]}/s / {unit_rate[0]:,.0f} {unit_rate[1]}/s each")
+        if check:
+            yield check
+
+
+_CAPACITY_FACTOR = re.compile(r"\bcapacity[- ]factor\s*(?:of|=|:|is|at)?\s*(?P<cf>\d+(?:\.\d+)?)\b|\b(?P<cf2>\d+(?:\.\d+)?)\s*(?:×\s*)?capacity[- ]factor\b|\bCF\s*=?\s*(?P<cf3>\d+(?:\.\d+)?)\b", re.IGNORECASE)
+_BATCH_TOKENS = re.compile(
+    r"(?P<t>\d[\d,]*)\s*(?P<k>[kK]\b)?\s*tokens?\s+(?:per|in\s+(?:a|the|each))\s+(?:batch|step|micro-?batch|group)\b"
+    r"|\b(?:batch|step|group)\s+of\s+(?P<t2>\d[\d,]*)\s*(?P<k2>[kK]\b)?\s*tokens?\b",
+    re.IGNORECASE,
+)
+_TOP_K = re.compile(r"\btop[- ]?(?P<k>\d)\b", re.IGNORECASE)
+_EXPERTS = re.compile(r"\b(?P<e>\d+)\s+(?:routed\s+)?experts\b", re.IGNORECASE)
+_EXPERT_CAPACITY = re.compile(
+    r"\b(?:capacity\s+(?:is|of|=|:|comes\s+to|works\s+out\s+to)|room\s+for|slots?\s+for|holds?|buffers?\s+(?:of|for)|takes?\s+(?:at\s+most|up\s+to))\s*(?:about\s+|~\s*|roughly\s+)?(?P<c>\d[\d,]*)\b(?!\s*(?:experts?|%|x\b|×))",
+    re.IGNORECASE,
+)
+
+
+def _expert_capacity(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"capacity factor 1.0, 8192 tokens per batch, top-2 over 8 experts: each expert gets room for 2048 tokens"."""
+    text = f"{before} {sentence}"
+    if "expert" not in text.lower() or "capacity" not in text.lower():
+        return
+    factors = [m for m in _CAPACITY_FACTOR.finditer(text)]
+    tokens = [m for m in _BATCH_TOKENS.finditer(text)]
+    experts = {int(m.group("e")) for m in _EXPERTS.finditer(text)}
+    top_k = {int(m.group("k")) for m in _TOP_K.finditer(text)}
+    if len(factors) != 1 or len(tokens) != 1 or len(experts) != 1 or len(top_k) > 1:
+        return
+    if not top_k and not re.search(r"\bswitch\b|\btop[- ]?one\b|\bsingle\s+expert\b", text, re.IGNORECASE):
+        return  # top-k unstated: the capacity depends on it
+    k = top_k.pop() if top_k else 1
+    factor = float(next(g for g in factors[0].group("cf", "cf2", "cf3") if g))
+    t_match = tokens[0]
+    count = _number(t_match.group("t") or t_match.group("t2"))
+    if count is None:
+        return
+    count *= 1000.0 if (t_match.group("k") or t_match.group("k2")) else 1.0
+    e = experts.pop()
+    if e < 2:
+        return
+    value = factor * count * k / e
+    for match in _EXPERT_CAPACITY.finditer(sentence):
+        claimed = _number(match.group("c"))
+        if claimed is None or claimed in (count, float(e)):
+            continue
+        check = _check(sentence, offset, match, "c", "expert capacity (tokens)", claimed, [value, float(math.ceil(value))], "tokens", f"{match.group('c')} tokens",
+                       f"{value:,.0f} tokens", f"capacity factor {factor:g} × {count:,.0f} tokens × top-{k} / {e} experts")
+        if check:
+            yield check
+
+
+_STEP_TIME = re.compile(
+    r"\b(?:step\s+time\s+(?:is|of|=|:)|each\s+step\s+takes|steps?\s+takes?|takes|in)\s*(?:about\s+|~\s*|roughly\s+)?(?P<t>" + _NUM + r")\s*(?P<u>ms|milliseconds?|s|secs?|seconds?)\b",
+    re.IGNORECASE,
+)
+_THROUGHPUT = re.compile(
+    r"(?<![\d,.])(?P<c>" + _NUM + r")(?:\s*[-–]\s*(?P<c2>" + _NUM + r"))?\s*(?P<m>[kKM]\b)?\s*(?:tokens?\s*/\s*s(?:ec)?\b|tok\s*/\s*s\b|tokens?\s+(?:per|a)\s+second)",
+    re.IGNORECASE,
+)
+
+
+def _throughput(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"each step is 512 seqs of 2048 tokens and takes 63 s, so about 16.6k tokens/s"."""
+    text = f"{before} {sentence}"
+    if not _A_RATE_UNIT.search(sentence):
+        return
+    batches = list(_SEQUENCES_OF.finditer(text))
+    times = list(_STEP_TIME.finditer(text))
+    if len(batches) != 1 or len(times) != 1:
+        return
+    sequences, length, seconds = _number(batches[0].group("b")), _number(batches[0].group("s")), _number(times[0].group("t"))
+    if sequences is None or length is None or not seconds:
+        return
+    seconds *= 1e-3 if times[0].group("u").lower().startswith("m") else 1.0
+    lengths = [length * 1024, length * 1000] if batches[0].group("k") else [length]
+    accepted = [sequences * n / seconds for n in lengths]
+    for match in _THROUGHPUT.finditer(sentence):
+        scale = {"k": 1e3, "m": 1e6}.get((match.group("m") or "").lower(), 1.0)
+        low, high = _number(match.group("c")), _number(match.group("c2") or match.group("c"))
+        if low is None or high is None:
+            continue
+        low, high = low * scale, high * scale
+        if any(low / 1.25 <= value <= high * 1.25 for value in accepted):
+            verdict_value = accepted[0]
+            claimed = verdict_value  # inside the stated range
+        else:
+            claimed = high if high < accepted[0] else low
+        check = _check(sentence, offset, match, "c", "training throughput (tokens/s)", claimed, accepted, "tokens/s", match.group(0).strip(),
+                       f"{accepted[0]:,.0f} tokens/s", f"{sequences:,.0f} sequences × {lengths[0]:,.0f} tokens / {seconds:g} s")
+        if check:
+            yield check
+
+
 def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator[ClaimCheck]:
     """Every formula application and datasheet constant in one sentence, checked (``before`` is the
     sentence before it, which may state the inputs: a batch of sequences and their length)."""
     yield from _tokens_per_step(sentence, offset, before)
+    yield from _replicas(sentence, offset, before)
+    yield from _expert_capacity(sentence, offset, before)
+    yield from _throughput(sentence, offset, before)
     for match in _BUDGET.finditer(sentence):
         p = float(match.group("p"))
         if match.group("period"):

@@ -60,3 +60,49 @@ def test_a_gpu_after_versus_belongs_to_the_other_figure() -> None:
 
     verdicts = [c.verdict for c in check_claims(text, get_scenario("serve-2b-p99").scenario.facts)]
     assert "incorrect" not in verdicts and "correct" in verdicts
+
+
+# --- replicas for a load, MoE expert capacity, throughput from step time -----------------------------
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("we need 30,000 decode tokens/s at peak. say each A10G replica manages ~1,500 tokens/s — then it's about 60 replicas", "incorrect"),
+    ("we need 30,000 decode tokens/s at peak. say each A10G replica manages ~1,500 tokens/s — then it's about 20 replicas", "correct"),
+    ("A batch of 16 messages finishes in 50 ms, so one GPU handles 320 req/s; for the 1,000 req/s peak we need about 12 GPUs.", "incorrect"),
+    ("A batch of 16 messages finishes in 50 ms, so one GPU handles 320 req/s; for the 1,000 req/s peak we need 4 GPUs.", "correct"),
+])
+def test_replicas_for_a_load(text: str, verdict: str) -> None:
+    checks = [c for c in check_claims(text) if c.quantity.endswith("needed")]
+    assert [c.verdict for c in checks] == [verdict], [c.explanation for c in checks]
+
+
+def test_replicas_with_stated_headroom_are_not_judged() -> None:
+    text = "Peak is 30,000 tokens/s and each replica manages 1,500 tokens/s, so with 50% headroom we need 30 replicas."
+    assert [c for c in check_claims(text) if c.quantity.endswith("needed")] == []
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("with capacity factor 1.0 and 8192 tokens per batch (top-2 over the 8 experts) each expert gets room for 1024 tokens", "incorrect"),
+    ("with capacity factor 1.0 and 8192 tokens per batch (top-2 over the 8 experts) each expert gets room for 2048 tokens", "correct"),
+    ("The MoE layer has 16 experts, top-1 routing and capacity factor 1.25. With 8192 tokens per batch each expert's capacity is 1280.", "incorrect"),
+    ("The MoE layer has 16 experts, top-1 routing and capacity factor 1.25. With 8192 tokens per batch each expert's capacity is 640.", "correct"),
+])
+def test_expert_capacity(text: str, verdict: str) -> None:
+    checks = [c for c in check_claims(text) if c.quantity.startswith("expert capacity")]
+    assert [c.verdict for c in checks] == [verdict], [c.explanation for c in checks]
+
+
+def test_expert_capacity_needs_the_top_k() -> None:
+    text = "capacity factor 1.25, 8192 tokens per batch and 16 experts, so each expert's capacity is 1280."
+    assert [c for c in check_claims(text) if c.quantity.startswith("expert capacity")] == []
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("each step is 512 seqs of 2048 tokens and takes 63 s, so the node pushes about 166k tokens/s.", "incorrect"),
+    ("each step is 512 seqs of 2048 tokens and takes 63 s, so the node pushes about 16.6k tokens/s.", "correct"),
+    ("Step time is 2.5 s and each step consumes 256 sequences of 4096 tokens. So throughput is around 80-100k tokens/s.", "incorrect"),
+    ("Step time is 2.5 s and each step consumes 256 sequences of 4096 tokens. So throughput is around 400-450k tokens/s.", "correct"),
+])
+def test_throughput_from_step_time(text: str, verdict: str) -> None:
+    checks = [c for c in check_claims(text) if c.quantity.startswith("training throughput")]
+    assert [c.verdict for c in checks] == [verdict], [c.explanation for c in checks]
