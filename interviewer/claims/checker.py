@@ -476,7 +476,10 @@ def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: 
     """The words of the claim's sentence that put it outside what the topic's evaluator computed."""
     if not topic.other_scope:
         return None
+    consequence = _CONSEQUENCE.search(parsed.text, mention.end)
     for scope in re.finditer(topic.other_scope, parsed.text, re.IGNORECASE):
+        if consequence is not None and scope.start() >= consequence.end():
+            break  # "..., so we'd have nothing left for activations": what follows from the claim, not its scope
         unit = re.search(r"token|layer", scope.group(), re.IGNORECASE)
         if unit and f"1 {unit.group().lower()}" in check.explanation:
             continue  # the evaluator already computed it per token (per layer)
@@ -484,6 +487,7 @@ def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: 
     return None
 
 
+_CONSEQUENCE = re.compile(r"[,;—–]\s*(?:so|which|and\s+so|meaning|leaving\s+nothing|hence|therefore|thus)\b|\s(?:so|which\s+means)\s", re.IGNORECASE)
 OUTSIDE_SCOPE = "outside the computed scope"
 NOT_JUDGED = "not judged: "
 """How the working of a claim that disagrees only under assumed inputs starts (see ``doubts_about``)."""

@@ -155,6 +155,14 @@ def _is_soft_wrap(text: str, newline: int) -> bool:
     return len(previous) >= 60 and re.search(r"[a-z]{2,}$", tail) is not None  # wrapped prose before a capital
 
 
+_MAY_HOLD_A_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    r"|hundred|thousand|million|billion|trillion|half|dozen|doubl\w*|tripl\w*|quadrupl\w*|halv\w*)\b",
+    re.IGNORECASE,
+)
+"""Pieces without a digit or a number word hold no claim and are not parsed."""
+
+
 def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs; a full stop after "e.g." or inside "1.5" does not end a sentence,
     and a line break that only wraps prose does not either."""
@@ -193,7 +201,7 @@ def _add_piece(pieces: list[tuple[int, str]], text: str, start: int, end: int) -
         start = start + cut + 1 if cut < MAX_PIECE else start + cut
     chunk = text[start:end]
     stripped = chunk.strip()
-    if stripped and re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|thousand|million|billion|trillion|half|dozen|doubl\w*|tripl\w*|quadrupl\w*|halv\w*)\b", stripped, re.IGNORECASE):
+    if stripped and _MAY_HOLD_A_NUMBER.search(stripped):
         lead = len(chunk) - len(chunk.lstrip())
         pieces.append((start + lead, stripped))
 

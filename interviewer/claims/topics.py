@@ -281,6 +281,13 @@ _DECODE_CONTEXT = re.compile(
 )
 _PER_TOKEN_WORDS = re.compile(r"\bper\s+(?:output\s+|generated\s+|new\s+)?token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+|output\s+)?token\b|\b(?:per|each|every|a|one)\s+(?:decode\s+|decoding\s+)?step\b|\bstep\s+time\b|\btpot\b|\binter[- ]token\b|\bitl\b", re.IGNORECASE)
 _TARGET_WORDS = re.compile(r"\b(?:slo|slos|target|budget|deadline|requirement|p\d{2}(?:\.\d)?|must|should|goal|cap(?:ped)?|limit|max(?:imum)?|wait|timeout|interval|window)\b", re.IGNORECASE)
+_STAYS_UNDER = re.compile(r"\b(?:stays?|remains?|comes?\s+in|finish(?:es)?|completes?|runs?|lands?|fits?)\s+(?:well\s+|comfortably\s+|easily\s+)?(?:under|below|within)\s*$", re.IGNORECASE)
+_OBLIGATION = re.compile(r"\b(?:must|should|needs?\s+to|has\s+to|have\s+to|required\s+to|want\s+(?:it\s+)?to)\b", re.IGNORECASE)
+_REPLY_OF_TOKENS = re.compile(
+    r"\b\d[\d,]*\s*-?\s*(?:tokens?|tok)\s+(?:\w+\s+)?(?:reply|replies|response|responses|answer|completion|output|generation)s?\b"
+    r"|\b(?:reply|response|answer|completion|output)\s+of\s+\d[\d,]*\s*tokens?\b",
+    re.IGNORECASE,
+)
 _NOUN_AFTER_TIME = re.compile(r"^[\s-]*(?:p\d{2}\s+)?(?:ttft|tpot|slo|budget|target|deadline|timeout|window|max(?:imum)?\s+wait|wait|interval|stall|pause|poll)\b", re.IGNORECASE)
 
 
@@ -602,8 +609,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
             return None
         if _NOUN_AFTER_TIME.match(parsed.masked[mention.end:mention.end + 30]) or re.search(r"\bof\s+(?:an?|the)\s+$", lead, re.I):
             return None  # "a 100 ms TTFT", "a maximum wait of 5 ms", "of a 100 ms budget": a target or a setting
-        if mention.direction in ("at_most",) and _TARGET_WORDS.search(text):
-            return None  # "p99 TTFT ≤ 100 ms": a service-level target, not a computed time
+        if mention.direction in ("at_most",) and _TARGET_WORDS.search(text) and not (_STAYS_UNDER.search(lead) and not _OBLIGATION.search(lead)):
+            return None  # "p99 TTFT ≤ 100 ms": a service-level target, not a computed time ("the p99 reply stays under 500 ms" is a claim)
         if re.search(r"\b(?:max(?:imum)?\s+wait|wait(?:ing)?\s+(?:of|up\s+to)|timeout|every|interval|window|deadline)\b", _clause_before(parsed, mention), re.IGNORECASE):
             return None
         if mention.value >= 3600 and re.search(r"\b(?:for|over|what)\s+(?:about\s+|~\s*|roughly\s+)?$", lead, re.I):
@@ -622,6 +629,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         mfu_given = any(m.role == "mfu" for m in parsed.mentions)
         if not names and (gpu_nearby or mfu_given) and (mention.value >= 3600 or _others(parsed, mention, "FLOPs", "flops?")):
             return "time-to-train"  # "on 8 A100s at 40% MFU that's about 139 days"
+        if not names and _REPLY_OF_TOKENS.search(clause_text):
+            names = ["decode"]  # "the 400-token reply stays under 500 ms": a whole reply is that many decode steps
         if not names:
             return None
         topic = _nearest(parsed, mention, names)

@@ -126,3 +126,24 @@ def test_fold_and_verb_factors_in_scaling_statements(text: str, verdict: str) ->
 ])
 def test_a_component_named_before_the_number(text: str) -> None:
     assert verdicts(text, facts("train-10b-8gpu")) == ["correct"]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("if we just go FSDP full-shard, the model states come to roughly forty gigs per GPU, so we'd have nothing left for activations", "incorrect"),
+    ("with FSDP the model states come to twenty gigs per GPU", "correct"),
+])
+def test_a_sentence_whose_only_number_is_a_tens_word_is_read(text: str, verdict: str) -> None:
+    assert verdicts(text, facts("train-10b-8gpu")) == [verdict]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Even the 400-token p99 reply stays under 500 ms on the A100-40GB if we batch well.", "incorrect"),
+    ("A 400-token reply takes about 300 ms on the A100-40GB.", "incorrect"),
+    ("A 400-token reply takes about 1.1 s on the A100-40GB.", "correct"),
+])
+def test_a_whole_reply_of_stated_length_is_decoding(text: str, verdict: str) -> None:
+    assert verdicts(text, facts("serve-2b-p99")) == [verdict]
+
+
+def test_a_reply_time_that_must_be_met_is_a_target() -> None:
+    assert verdicts("The 400-token p99 reply must stay under 500 ms.", facts("serve-2b-p99")) == []
