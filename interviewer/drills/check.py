@@ -172,15 +172,13 @@ def read_number(text: str, numeric: NumericAnswer) -> ReadNumber:
         example = f"37.5 {numeric.display_unit}".strip() if numeric.display_unit not in ("%", "×") else f"27{numeric.display_unit}"
         raise DrillAnswerError(f"cannot read {text.strip()!r} as a number: write it like {example!r} or 4e10 (a bare number is read in {numeric.display_unit or 'plain units'})")
     value, dim = quantity.value, quantity.dim
-    if dim == "count" and _PLAIN_NUMBER.match(cleaned):
-        # A bare "37.5" is in the display unit; "4e10" or "200B" are absolute.
-        if numeric.unit == "fraction" and numeric.display_unit == "%" and value <= 1:
-            dim = "fraction"  # "0.27" is a fraction; "27" is 27 %
-        else:
-            value *= DISPLAY_UNITS[numeric.unit][numeric.display_unit]
-            dim = next(iter(ACCEPTED_DIMENSIONS[numeric.unit]))
-    elif dim == "count" and numeric.unit == "fraction":
-        dim = "fraction"
+    if dim == "count":
+        if _PLAIN_NUMBER.match(cleaned):
+            # A bare "37.5" is in the display unit ("0.27" is a fraction, "27" is 27 %) ...
+            if not (numeric.unit == "fraction" and numeric.display_unit == "%" and value <= 1):
+                value *= DISPLAY_UNITS[numeric.unit][numeric.display_unit]
+        # ... while "4e10" or "200B" are absolute, in the base unit (bytes, seconds, ...).
+        dim = next(iter(ACCEPTED_DIMENSIONS[numeric.unit]))
     return ReadNumber(value, dim, quantity.binary_alternative)
 
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 HALF_LIFE_DAYS = 21.0
 INTERVIEW_WEIGHT = 0.5
 PRIOR_WEIGHT = 2.0
-MIN_EVIDENCE = 1.0
+MIN_EVIDENCE = 0.75
 """Below this much (recency-weighted) evidence a topic is unknown."""
 REVIEW_INTERVALS_DAYS = (1, 3, 7, 21)
 SESSION_LENGTH = 10
@@ -282,3 +282,15 @@ def mastery_summary(mastery: dict[str, TopicMastery]) -> str:
         counts[entry.level] += 1
     order = (MasteryLevel.strong, MasteryLevel.fair, MasteryLevel.weak, MasteryLevel.unknown)
     return " · ".join(f"{counts[level]} {level.value}" for level in order if counts[level]) or "no topics"
+
+
+def overview_line(store: TranscriptStore | None, now: datetime | None = None) -> str:
+    """The one-line mastery summary the home and history screens show."""
+    if store is None:
+        return "Mastery: unavailable (no transcript database)"
+    tracker = open_progress(store)
+    priorities = tracker.priorities(now)
+    summary = mastery_summary({p.topic: p.mastery for p in priorities})
+    due = sum(p.mastery.due for p in priorities)
+    due_text = f" · {due} drill{'s' if due != 1 else ''} due for review" if due else ""
+    return f"Mastery: {summary}{due_text} · next: {priorities[0].topic}" if priorities else "Mastery: no drills"

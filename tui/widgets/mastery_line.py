@@ -1,0 +1,33 @@
+"""One line of mastery per topic (from drills and interviews), loaded off the UI thread."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.widgets import Static
+
+
+class MasteryLine(Static):
+    """``Mastery: 2 strong · 1 fair · 9 unknown · practise next: serve-2b-p99``; call ``reload`` after drills."""
+
+    DEFAULT_CSS = """
+    MasteryLine {
+        height: 1;
+        color: $text-muted;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Mastery: …", markup=False, id=id)
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, group="mastery-line", exit_on_error=False)
+    def reload(self) -> None:
+        from interviewer.drills.progress import overview_line
+
+        try:
+            text = overview_line(self.app.store)
+        except Exception as error:  # a broken drill file must not take a screen down
+            text = f"Mastery: unavailable ({type(error).__name__}: {error})"
+        self.app.call_from_thread(self.update, text)
