@@ -5,7 +5,6 @@ from __future__ import annotations
 from interviewer.drills.check import DrillResult, option_label
 from interviewer.drills.schema import DrillItem
 
-
 NOTATION_EXAMPLES = {
     "bytes": "40 GB, 4e10 bytes, ~37 GiB",
     "seconds": "2.6 ms, 0.0026 s, ~139 days",
