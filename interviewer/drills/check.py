@@ -77,7 +77,7 @@ def numeric_key(numeric: NumericAnswer) -> NumericKey:
         value = result.breakdown[numeric.key.output]
         if not isinstance(value, (int, float)):
             raise TypeError(f"{numeric.key.calculator}.{numeric.key.output} is not a number ({value!r})")
-    inputs = " ".join(f"--{name.replace('_', '-')} {value}" for name, value in numeric.key.inputs.items())
+    inputs = " ".join(f"--{name.replace('_', '-')} {value:g}" if isinstance(value, float) else f"--{name.replace('_', '-')} {value}" for name, value in numeric.key.inputs.items())
     working = [f"calculator: interviewer calc {numeric.key.calculator} {inputs}".rstrip(), *result.working]
     if numeric.key.times != 1:
         working.append(f"× {numeric.key.times:g} = {format_in_unit(value * numeric.key.times, numeric)}")

@@ -220,7 +220,9 @@ class DrillScreen(Screen):
         feedback.update(Content("\n").join([Content(""), heading, *(Content(line) for line in lines[1:])]))
         self.call_after_refresh(self.query_one("#drill-body", VerticalScroll).scroll_to_widget, feedback, top=True, animate=False)
         last = self.index + 1 >= len(self.session)
-        self.query_one("#drill-answer", Input).placeholder = "Enter: see the summary" if last else "Enter: next question"
+        answer = self.query_one("#drill-answer", Input)
+        answer.value = ""  # the verdict quotes it; the empty field shows what Enter does next
+        answer.placeholder = "Enter: see the summary" if last else "Enter: next question"
         self.refresh_bindings()
         if problem:
             self.app.notify_error(problem)
