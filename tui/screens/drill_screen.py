@@ -34,9 +34,9 @@ class DrillScreen(Screen):
     """Topic list first; Enter starts a session, Enter checks an answer, Enter again moves on."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("f2", "hint", "Hint"),
-        Binding("f3", "skip", "Skip"),
+        Binding("escape", "back", "Back", tooltip="From a question: back to the topics (answers so far are kept); from the topics: home"),
+        Binding("f2", "hint", "Hint", tooltip="Show the question's hint"),
+        Binding("f3", "skip", "Skip", tooltip="Skip the question (nothing is recorded)"),
     ]
 
     def __init__(self, topic: str | None = None) -> None:

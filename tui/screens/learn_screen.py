@@ -46,9 +46,9 @@ class LearnScreen(Screen):
     """Right/left (or n/p) turn the pages; Escape goes back."""
 
     BINDINGS = [
-        Binding("right,n", "page(1)", "Next"),
-        Binding("left,p", "page(-1)", "Previous"),
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("right,n", "page(1)", "Next", tooltip="Next page (the last one is the model answer)"),
+        Binding("left,p", "page(-1)", "Previous", tooltip="Previous page"),
+        Binding("escape", "app.pop_screen", "Back", tooltip="Back home"),
     ]
 
     def __init__(self, scenario: Scenario) -> None:
