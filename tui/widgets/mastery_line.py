@@ -20,7 +20,8 @@ class MasteryLine(Static):
         super().__init__("Mastery: …", markup=False, id=id)
 
     def on_mount(self) -> None:
-        self.reload()
+        # After the first paint: loading the drill files (~0.5 s cold) holds the GIL.
+        self.call_after_refresh(self.reload)
 
     @work(thread=True, exclusive=True, group="mastery-line", exit_on_error=False)
     def reload(self) -> None:
