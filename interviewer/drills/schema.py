@@ -10,15 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-_ID = r"^[a-z0-9][a-z0-9-]*$"
-
-
-class StrictModel(BaseModel):
-    """Unknown keys are errors, so typos in YAML are caught."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+from rubrics.schema import _ID, StrictModel  # the scenarios' conventions: unknown keys are errors, ids are slugs
 
 
 class DrillKind(StrEnum):
