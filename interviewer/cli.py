@@ -59,7 +59,7 @@ def print_json(payload: Any) -> None:
 
 
 def _register_subcommands() -> None:
-    from interviewer import cli_calc, cli_check, cli_content, cli_interview, cli_llm  # noqa: F401  (each registers on app)
+    from interviewer import cli_calc, cli_check, cli_content, cli_drills, cli_interview, cli_llm  # noqa: F401  (each registers on app)
 
 
 def main(argv: list[str] | None = None) -> None:

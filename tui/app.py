@@ -300,6 +300,19 @@ class InterviewerApp(App[None]):
 
         self.push_screen(ExportModal(record))
 
+    def open_learn(self, scenario) -> None:
+        """Learn mode: a scenario's steps, cited notes and model answer, page by page."""
+        from tui.screens.learn_screen import LearnScreen
+
+        self.push_screen(LearnScreen(scenario))
+
+    def action_drills(self, topic: str | None = None) -> None:
+        """Drill mode: pick a topic or "practise next" (``topic`` starts one at once)."""
+        from tui.screens.drill_screen import DrillScreen
+
+        if not isinstance(self.screen, DrillScreen):
+            self.push_screen(DrillScreen(topic))
+
     def action_help(self) -> None:
         from tui.screens.help_screen import HelpScreen
 
@@ -341,6 +354,7 @@ class InterviewerApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("Home", "Back to the scenario list", self.action_home)
         yield SystemCommand("History", "Past interviews, replays and your scores over time", self.action_history)
+        yield SystemCommand("Drill", "Practice questions per topic, with mastery and what to practise next", self.action_drills)
         yield SystemCommand("Keys and help", "Every key binding, screen by screen", self.action_help)
         yield SystemCommand("Toggle light/dark theme", "Switch between textual-light and textual-dark", self.action_toggle_theme)
         screen_commands = getattr(screen, "palette_commands", None)

@@ -13,12 +13,26 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from interviewer.domain import InterviewRecord, InterviewStatus, Scorecard, Turn, utcnow
 from interviewer.store.migrations import migrate, pending_migrations
+
+
+@dataclass(frozen=True)
+class DrillAttempt:
+    """One checked drill answer."""
+
+    item_id: str
+    topic: str
+    kind: str
+    difficulty: str
+    correct: bool
+    answer: str
+    answered_at: datetime
 
 
 class StoreError(Exception):
@@ -274,6 +288,53 @@ class TranscriptStore:
     def count(self) -> int:
         with self._lock:
             return self.db.execute("SELECT count(*) FROM interviews").fetchone()[0]
+
+    # -- practice drills (interviewer.drills.progress decides what to write) ------------------
+
+    def record_drill_attempt(self, attempt: DrillAttempt, schedule: tuple[int, datetime] | None) -> None:
+        """One checked drill answer and the item's review schedule after it, in one transaction.
+
+        ``schedule`` is (box, due at) while the item is being reviewed, None once it is learned."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO drill_attempts (item_id, topic, kind, difficulty, correct, answer, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (attempt.item_id, attempt.topic, attempt.kind, attempt.difficulty, int(attempt.correct), attempt.answer, _to_iso(attempt.answered_at)),
+            )
+            if schedule is None:
+                db.execute("DELETE FROM drill_schedule WHERE item_id = ?", (attempt.item_id,))
+            else:
+                box, due_at = schedule
+                db.execute(
+                    "INSERT INTO drill_schedule (item_id, topic, box, due_at, updated_at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT (item_id) DO UPDATE SET box = excluded.box, due_at = excluded.due_at, updated_at = excluded.updated_at",
+                    (attempt.item_id, attempt.topic, box, _to_iso(due_at), _to_iso(attempt.answered_at)),
+                )
+
+    def drill_attempts(self) -> list[DrillAttempt]:
+        """Every checked drill answer, oldest first."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT item_id, topic, kind, difficulty, correct, answer, answered_at FROM drill_attempts ORDER BY answered_at, id"
+            ).fetchall()
+        return [
+            DrillAttempt(r["item_id"], r["topic"], r["kind"], r["difficulty"], bool(r["correct"]), r["answer"], _from_iso(r["answered_at"]))
+            for r in rows
+        ]
+
+    def drill_schedule(self) -> dict[str, tuple[int, datetime]]:
+        """Item id → (box, due at) of the items under review."""
+        with self._lock:
+            rows = self.db.execute("SELECT item_id, box, due_at FROM drill_schedule").fetchall()
+        return {r["item_id"]: (r["box"], _from_iso(r["due_at"])) for r in rows}
+
+    def criterion_results(self) -> list[tuple[str, datetime, float]]:
+        """(scenario id, finished at, criterion score 0-1) of every criterion of every finished interview."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT interviews.scenario_id, interviews.finished_at, scores.value FROM scores"
+                " JOIN interviews ON interviews.id = scores.interview_id WHERE interviews.finished_at IS NOT NULL"
+            ).fetchall()
+        return [(r["scenario_id"], _from_iso(r["finished_at"]), float(r["value"])) for r in rows]
 
 
 def open_store(path: Path | str | None = None) -> TranscriptStore:

@@ -140,3 +140,33 @@ def m003_turns_fts(db: sqlite3.Connection) -> None:
         END
         """,
     )
+
+
+@migration
+def m004_drills(db: sqlite3.Connection) -> None:
+    """Practice drills: every answer checked (for mastery) and the missed items' review schedule."""
+    _execute_each(
+        db,
+        """
+        CREATE TABLE drill_attempts (
+            id INTEGER PRIMARY KEY,
+            item_id TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            difficulty TEXT NOT NULL,
+            correct INTEGER NOT NULL,
+            answer TEXT NOT NULL,
+            answered_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX drill_attempts_topic ON drill_attempts (topic, answered_at)",
+        """
+        CREATE TABLE drill_schedule (
+            item_id TEXT PRIMARY KEY,
+            topic TEXT NOT NULL,
+            box INTEGER NOT NULL,
+            due_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    )

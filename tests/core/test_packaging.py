@@ -31,6 +31,7 @@ def test_wheel_contains_packages_and_data(wheel):
         assert f"{package}/__init__.py" in names
     assert sum(n.startswith("rubrics/scenarios/") and n.endswith(".yaml") for n in names) >= 12
     assert sum(n.startswith("knowledge/notes/") and n.endswith(".md") for n in names) >= 30
+    assert sum(n.startswith("interviewer/drills/items/") and n.endswith(".yaml") for n in names) >= 12
     assert any(n.startswith("tui/") and n.endswith(".tcss") for n in names)
     assert any(n.endswith("entry_points.txt") for n in names)
 
@@ -39,12 +40,12 @@ def test_content_loads_from_the_wheel_alone(wheel, tmp_path):
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)
     code = (
-        "import rubrics.loader as r, knowledge.notes as k; "
-        "print(len(r.load_scenarios()), len(k.load_notes()), r.__file__)"
+        "import rubrics.loader as r, knowledge.notes as k, interviewer.drills.bank as d; "
+        "print(len(r.load_scenarios()), len(k.load_notes()), len(d.load_bank().items), r.__file__)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(target), "PATH": ""}, capture_output=True, text=True, check=True
     )
-    scenarios, notes, location = result.stdout.split()
-    assert int(scenarios) >= 12 and int(notes) >= 30
+    scenarios, notes, drills, location = result.stdout.split()
+    assert int(scenarios) >= 12 and int(notes) >= 30 and int(drills) >= 150
     assert location.startswith(str(target))

@@ -222,3 +222,46 @@ class TestHelpScreen:
             await steady(pilot)
 
         assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def open_drills(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestDrillScreen:
+    def test_drill_topics(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await open_drills(pilot)
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_drill_question(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await open_drills(pilot)
+            await pilot.press("enter")  # practise next: the first question
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_drill_feedback_with_the_worked_solution(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await open_drills(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            pilot.app.screen.query_one("#drill-answer").value = "4 ms"
+            await pilot.press("enter")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+    def test_learn_mode(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await settle(pilot)
+            await pilot.press("n")
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -68,9 +68,11 @@ def bindings_table(bindings: list) -> str:
 
 def help_markdown() -> str:
     from tui.screens.calculator_modal import CalculatorModal
+    from tui.screens.drill_screen import DrillScreen
     from tui.screens.history_screen import HistoryScreen
     from tui.screens.home_screen import HomeScreen
     from tui.screens.interview_screen import InterviewScreen
+    from tui.screens.learn_screen import LearnScreen
     from tui.screens.replay_screen import ReplayScreen
     from tui.screens.scorecard_screen import ScorecardScreen
 
@@ -83,6 +85,9 @@ def help_markdown() -> str:
         "## Scorecard\n\n" + bindings_table(ScorecardScreen.BINDINGS),
         "## History\n\n" + bindings_table(HistoryScreen.BINDINGS),
         "## Replay\n\n" + bindings_table(ReplayScreen.BINDINGS),
+        "## Drill\n\nEnter starts the highlighted topic (or practise next), checks an answer, then moves on.\n\n"
+        + bindings_table(DrillScreen.BINDINGS),
+        "## Learn\n\n" + bindings_table(LearnScreen.BINDINGS),
     ]
     return "\n\n".join(sections)
 

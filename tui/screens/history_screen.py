@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Header, Input, Select
 
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.key_footer import KeyFooter
+from tui.widgets.mastery_line import MasteryLine
 from tui.widgets.score_chart import POINTS_PER_SCENARIO, ScoreChart
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class HistoryScreen(Screen):
         with Horizontal(id="history-main"):
             yield InterviewTable(id="history-table")
             yield ScoreChart(id="score-chart")
+        yield MasteryLine(id="history-mastery")
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Header, Input, Label, Select, Static
 from interviewer.display import format_score
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.key_footer import KeyFooter
+from tui.widgets.mastery_line import MasteryLine
 from tui.widgets.models_status import ModelsStatus
 from tui.widgets.scenario_table import ScenarioTable
 
@@ -47,6 +48,8 @@ class HomeScreen(Screen):
         Binding("t", "focus_time_limit", "Limit", tooltip="Set a time limit (minutes)", priority=True),
         Binding("r", "focus_recent", "Recent", show=False, tooltip="Jump to the recent interviews", priority=True),
         Binding("h", "app.history", "History", tooltip="All past interviews and your scores over time"),
+        Binding("d", "app.drills", "Drill", show=False, tooltip="Practice drills: a topic or what to practise next"),
+        Binding("n", "learn", "Learn", show=False, tooltip="Read the highlighted scenario step by step, with its notes and model answer"),
         Binding("question_mark", "app.help", "Help", key_display="?", show=False),
         Binding("q", "app.quit", "Quit", show=False),
         Binding("escape", "focus_scenarios", "Back to list", show=False),
@@ -87,6 +90,9 @@ class HomeScreen(Screen):
                 yield Static("", id="preview-heading")
         yield Label("Recent interviews", id="recent-title")
         yield InterviewTable(id="recent")
+        with Horizontal(id="home-modes"):
+            yield Static("Interview ⏎ · Learn n · Drill d", id="modes-keys", markup=False)
+            yield MasteryLine(id="home-mastery")
         yield KeyFooter()
 
     @staticmethod
@@ -118,6 +124,7 @@ class HomeScreen(Screen):
         # Coming back from an interview or history: scores and the recent list have changed.
         if self.is_mounted:
             self.load_catalog()
+            self.query_one(MasteryLine).reload()
 
     # -- data ----------------------------------------------------------------------------------
 
@@ -262,6 +269,13 @@ class HomeScreen(Screen):
         level = self.query_one("#level", Select).value
         mode = self.query_one("#mode", Select).value
         self.app.start_interview(scenario_id, level=str(level), mode=str(mode), time_limit_minutes=minutes)
+
+    def action_learn(self) -> None:
+        scenario = self.query_one(ScenarioTable).highlighted_scenario()
+        if scenario is None:
+            self.app.notify("No scenario to learn from: clear the search.", severity="warning")
+            return
+        self.app.open_learn(scenario)
 
     def action_focus_search(self) -> None:
         self.set_focus(self.query_one("#scenario-search", Input))
