@@ -61,17 +61,18 @@ class HomeScreen(Screen):
         settings = self.app.core.settings if self.app.core_is_open else None
         yield Header()
         with Horizontal(id="home-top"):
-            yield Input(placeholder="/  search scenarios: title, topic or kind", id="scenario-search", compact=True)
+            yield Input(placeholder="/  search scenarios: title, topic, prompt or given facts", id="scenario-search", compact=True)
             yield ModelsStatus(id="models-status")
         with Horizontal(id="home-main"):
             with Vertical(id="scenario-pane"):
                 yield ScenarioTable(id="scenarios")
                 with Horizontal(id="interview-options"):
-                    yield Label("Level", classes="option-label -first")
+                    # Each label names its key, so a keypress that changes a control is no surprise.
+                    yield Label("Level [b]l[/b]", classes="option-label -first")
                     yield Select(LEVELS, value="senior", allow_blank=False, compact=True, id="level")
-                    yield Label("Mode", classes="option-label")
+                    yield Label("Mode [b]m[/b]", classes="option-label")
                     yield Select(self.app.mode_choices(settings), value=self._default_mode(settings), allow_blank=False, compact=True, id="mode")
-                    yield Label("Limit", classes="option-label")
+                    yield Label("Limit [b]t[/b]", classes="option-label")
                     yield Input(
                         self._default_time_limit(settings),
                         placeholder="none",
@@ -148,7 +149,7 @@ class HomeScreen(Screen):
     def _show_catalog(self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str]) -> None:
         table = self.query_one(ScenarioTable)
         table.set_catalog(scenarios, stats)
-        table.border_title = f"{len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''}"
+        table.border_title = table.count_title
         self.app.scenario_titles = {scenario.id: scenario.title for scenario in scenarios}
         recent_table = self.query_one(InterviewTable)
         recent_table.titles = dict(self.app.scenario_titles)
@@ -166,13 +167,24 @@ class HomeScreen(Screen):
 
     @on(Input.Changed, "#scenario-search")
     def _filter(self, event: Input.Changed) -> None:
-        self.query_one(ScenarioTable).apply_filter(event.value)
+        table = self.query_one(ScenarioTable)
+        table.apply_filter(event.value)
+        table.border_title = table.count_title
         self._update_preview()
 
     @on(Input.Submitted, "#scenario-search")
-    @on(Input.Submitted, "#time-limit")
-    def _submitted(self) -> None:
+    def _search_submitted(self) -> None:
         self.action_start()
+
+    @on(Input.Submitted, "#time-limit")
+    def _time_limit_submitted(self) -> None:
+        """Enter sets the limit and goes back to the list: starting is the list's Enter, not this one."""
+        ok, minutes = self._time_limit()
+        if not ok:
+            return
+        shown = f"{minutes:g} min" if minutes else "none"
+        self.app.notify(f"Time limit: {shown}. Enter on a scenario starts it.", timeout=3)
+        self.action_focus_scenarios()
 
     @on(DataTable.RowSelected, "#scenarios")
     def _scenario_chosen(self) -> None:
@@ -267,6 +279,10 @@ class HomeScreen(Screen):
         self.set_focus(self.query_one("#scenario-search", Input))
 
     def action_focus_scenarios(self) -> None:
+        """Escape: back to the list; from the search box (or with a search typed), clear the search too."""
+        search = self.query_one("#scenario-search", Input)
+        if search.value and (self.focused is search or isinstance(self.focused, ScenarioTable)):
+            search.value = ""  # Input.Changed refills the list
         self.set_focus(self.query_one(ScenarioTable))
 
     def action_focus_recent(self) -> None:
@@ -278,7 +294,13 @@ class HomeScreen(Screen):
     def action_toggle_level(self) -> None:
         select = self.query_one("#level", Select)
         select.value = "mid" if select.value == "senior" else "senior"
-        self.app.notify(f"Level: {select.value}", timeout=1.5)
+        self._flash(select)
+        self.app.notify(f"Level: {select.value} (l switches it back)", timeout=3)
+
+    def _flash(self, widget: Select) -> None:
+        """Highlight a control a key just changed, so the change is seen where it happened."""
+        widget.add_class("-changed")
+        self.set_timer(1.2, lambda: widget.remove_class("-changed"))
 
     def action_cycle_mode(self) -> None:
         select = self.query_one("#mode", Select)
@@ -287,6 +309,7 @@ class HomeScreen(Screen):
             self.app.notify("Only offline mode: set llm_model in the config to add an LLM interviewer.", timeout=3)
             return
         select.value = modes[(modes.index(select.value) + 1) % len(modes)]
+        self._flash(select)
 
     def palette_commands(self) -> list[SystemCommand]:
         from textual.app import SystemCommand
