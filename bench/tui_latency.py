@@ -3,10 +3,12 @@
 
     python bench/tui_latency.py                 # 5 launches, 5 sessions × 4 answers, offline mode
     python bench/tui_latency.py --runs 9 --json # more runs, one JSON object on stdout
+    python bench/tui_latency.py --launch-only   # launches only, against the bare Textual app
 
 Launch: from the moment tmux starts ``python -m interviewer`` (no arguments) until the home
 screen's text is on screen (``capture-pane`` polled every 10 ms), and until the scenario list
-is filled. First question: from Enter on a scenario until its first question is shown. Turn:
+is filled; the same for ``bench/bare_textual_app.py`` (a bare Textual app with a bordered list,
+launched alternately in the same venv and terminal), and their ratio. First question: from Enter on a scenario until its first question is shown. Turn:
 from ``send-keys C-s`` until the reply is in and the editor offers Ctrl+S again (see
 ``tmux_session.send_and_wait``), with the models already warm (steady state); the first turn of
 each session is reported on its own, since it races the background warm-up. Peak RSS: the
@@ -27,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bare_textual_app import READY_TEXT as BARE_READY_TEXT
 from tmux_session import (
     DEFAULT_CHROMA_CACHE,
     CheckFailed,
@@ -52,6 +55,21 @@ ANSWERS = [
     "Loss spikes: skip the bad batches, lower the learning rate and restart from the last checkpoint.",
 ]
 """Distinct answers, so a repeated text can never be mistaken for the one just typed."""
+
+
+def measure_bare_launch(size: tuple[int, int]) -> float:
+    """Launch → rows shown for ``bench/bare_textual_app.py``: the same venv, terminal and polling."""
+    with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as folder:
+        command = [sys.executable, str(Path(__file__).resolve().parent / "bare_textual_app.py")]
+        app = TmuxApp(command, width=size[0], height=size[1], env=app_env(Path(folder), None), cwd=Path(folder))
+        try:
+            started = app.start()
+            app.wait_for(BARE_READY_TEXT, timeout=60, poll=0.01)
+            shown = time.monotonic() - started
+            app.keys("C-q")
+            return shown
+        finally:
+            app.stop()
 
 
 def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int]) -> tuple[float, float]:
@@ -111,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="120x40")
     parser.add_argument("--chroma-dir", type=Path, default=DEFAULT_CHROMA_CACHE)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--launch-only", action="store_true", help="time the launches only (no interview sessions)")
     args = parser.parse_args(argv)
     size = tuple(int(part) for part in args.size.lower().split("x"))
     say = (lambda *a, **k: None) if args.json else print
@@ -118,13 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         say(f"warming the knowledge index cache in {args.chroma_dir} (not timed)…", flush=True)
         measure_launch(args.entry, args.chroma_dir, size)
-        launches = []
+        measure_bare_launch(size)
+        launches, bare = [], []
         for run in range(args.runs):
+            # Alternate with the bare app, so a machine that gets busier slows both alike.
+            bare.append(measure_bare_launch(size))
             home, listed = measure_launch(args.entry, args.chroma_dir, size)
             launches.append((home, listed))
-            say(f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms", flush=True)
+            say(
+                f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms,"
+                f" bare Textual app {bare[-1] * 1000:6.0f} ms",
+                flush=True,
+            )
         questions, firsts, steady, peaks = [], [], [], []
-        for run in range(args.runs):
+        for run in range(0 if args.launch_only else args.runs):
             question, first, turns, peak = measure_turns(args.entry, args.chroma_dir, size, args.answers)
             questions.append(question)
             firsts.append(first)
@@ -141,15 +167,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
 
+    def median_ms(values) -> int | None:
+        values = list(values)
+        return round(statistics.median(values) * 1000) if values else None
+
+    listed_median = statistics.median(listed for _, listed in launches)
+    bare_median = statistics.median(bare)
     summary = {
         "entry": args.entry,
         "terminal": args.size,
         "runs": args.runs,
-        "launch_to_home_ms_median": round(statistics.median(h for h, _ in launches) * 1000),
-        "launch_to_scenario_list_ms_median": round(statistics.median(listed for _, listed in launches) * 1000),
-        "first_question_ms_median": round(statistics.median(questions) * 1000),
-        "first_turn_ms_median": round(statistics.median(firsts) * 1000),
-        "warm_turn_ms_median": round(statistics.median(steady) * 1000),
+        "launch_to_home_ms_median": median_ms(h for h, _ in launches),
+        "launch_to_scenario_list_ms_median": median_ms(listed for _, listed in launches),
+        "bare_textual_launch_ms_median": median_ms(bare),
+        "scenario_list_to_bare_ratio": round(listed_median / bare_median, 2),
+        "first_question_ms_median": median_ms(questions),
+        "first_turn_ms_median": median_ms(firsts),
+        "warm_turn_ms_median": median_ms(steady),
         "warm_turns_measured": len(steady),
         "app_peak_rss_mib": round(max(peaks)) if peaks else None,
     }
@@ -160,9 +194,11 @@ def main(argv: list[str] | None = None) -> int:
             f"\nmedians ({args.entry} entry, {args.size}, {args.runs} runs):\n"
             f"  launch → home screen        {summary['launch_to_home_ms_median']:6d} ms\n"
             f"  launch → scenario list      {summary['launch_to_scenario_list_ms_median']:6d} ms\n"
-            f"  scenario → first question   {summary['first_question_ms_median']:6d} ms\n"
-            f"  first answer → reply        {summary['first_turn_ms_median']:6d} ms\n"
-            f"  answer → reply (warm)       {summary['warm_turn_ms_median']:6d} ms  ({len(steady)} turns)\n"
+            f"  bare Textual app → rows     {summary['bare_textual_launch_ms_median']:6d} ms"
+            f"  (scenario list / bare = {summary['scenario_list_to_bare_ratio']:.2f}×)\n"
+            f"  scenario → first question   {summary['first_question_ms_median']} ms\n"
+            f"  first answer → reply        {summary['first_turn_ms_median']} ms\n"
+            f"  answer → reply (warm)       {summary['warm_turn_ms_median']} ms  ({len(steady)} turns)\n"
             f"  app peak RSS                {summary['app_peak_rss_mib']} MiB"
         )
     return 0
