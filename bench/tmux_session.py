@@ -5,7 +5,7 @@
     python bench/tmux_session.py --size 80x24  # the smallest supported terminal
 
 It launches the app in a fresh data folder, searches for the 10B training scenario, types a
-two-paragraph answer (Enter for the new line, Ctrl+S to send), takes a hint (F2), opens the
+two-paragraph answer (Enter for the new line, Ctrl+S to send), takes a hint (F2, Enter), opens the
 scratch calculator (F4), ends the interview (F10, Enter), exports the scorecard (e), opens
 history (h) and quits (Ctrl+Q); after every step it reads the screen and checks what a person
 would look for. Exits 0 when every check passes, 1 otherwise (printing the screen it saw).
@@ -251,7 +251,9 @@ def run_session(*, entry: str, width: int, height: int, chroma_dir: Path | None,
                 raise CheckFailed(f"the numbers in the answer were not checked:\n{app.screen()}")
 
             app.keys("F2")
-            step("hint shown (F2)", app.wait_for("─ Hint ─", timeout=60))
+            step("hint asks first (F2)", app.wait_for("Take a hint for this question?", timeout=10))
+            app.keys("Enter")
+            step("hint shown (Enter)", app.wait_for("─ Hint ─", timeout=60))
 
             app.keys("F4")
             step("scratch calculator opened (F4)", app.wait_for("Scratch calculator", timeout=30))

@@ -312,13 +312,26 @@ class InterviewerApp(App[None]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
+    def _interview_screen(self):
+        """The interview screen in the stack, even under a modal (the palette, the calculator)."""
+        from tui.screens.interview_screen import InterviewScreen
+
+        return next((screen for screen in reversed(self.screen_stack) if isinstance(screen, InterviewScreen)), None)
+
     def action_home(self) -> None:
-        self.return_home()
+        """Home; from an interview through its leave action, which stores the typed draft first."""
+        interview = self._interview_screen() if "tui.screens.interview_screen" in sys.modules else None
+        if interview is not None:
+            interview.action_leave()
+        else:
+            self.return_home()
 
     async def action_quit(self) -> None:
-        """Quit; asks first when an answer is typed but not sent (it would be lost)."""
-        unsent = getattr(self.screen, "unsent_text", None)
-        if unsent is None or not unsent():
+        """Quit; asks first when an answer is typed but not sent (it is kept as a draft either way)."""
+        interview = self._interview_screen() if "tui.screens.interview_screen" in sys.modules else None
+        if interview is not None:
+            interview.save_draft()
+        if interview is None or not interview.unsent_text():
             self.exit()
             return
         from tui.screens.confirm_modal import ConfirmationModal
@@ -328,7 +341,10 @@ class InterviewerApp(App[None]):
                 self.exit()
 
         self.push_screen(
-            ConfirmationModal("Your answer is not sent yet. Quit anyway? (The interview can be resumed.)", confirm="Quit"),
+            ConfirmationModal(
+                "Your answer is not sent yet. Quit anyway? (It is kept as a draft: resume the interview to send it.)",
+                confirm="Quit",
+            ),
             confirmed,
         )
 

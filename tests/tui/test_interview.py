@@ -128,12 +128,19 @@ async def test_narrow_terminal_hides_the_panel_and_shows_claims_inline(app):
         assert not screen.has_class("-side-visible")
 
 
-async def test_hint_keys(app, core):
+async def test_hint_keys_ask_first(app, core):
     async with app.run_test() as pilot:
         await open_interview(pilot)
         await pilot.press("f2")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"  # a hint costs points: F2 alone does not take one
+        assert "costs" in str(app.screen.query_one("#question").render())
+        await pilot.press("escape")
         await settle(pilot)
-        await pilot.press("ctrl+t")
+        assert core.agents[0].calls == ["start"]
+        await pilot.press("f2", "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+t", "enter")
         await settle(pilot)
         agent = core.agents[0]
         assert agent.calls == ["start", "hint", "hint"]
@@ -141,13 +148,23 @@ async def test_hint_keys(app, core):
         assert any("A hint costs 2 points" in n for n in notifications(app))
 
 
-async def test_skip_keys(app, core):
+async def test_skip_keys_ask_first_and_mark_the_skip_in_the_transcript(app, core):
     async with app.run_test() as pilot:
         screen = await open_interview(pilot)
         await pilot.press("f3")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        assert TRAINING_SCENARIO.steps[0].title in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.query_one(StepProgress).step_index == 0
+        await pilot.press("f3", "enter")
         await settle(pilot)
         assert screen.query_one(StepProgress).step_index == 1
-        await pilot.press("ctrl+n")
+        skipped = [entry for entry in screen.query(CandidateAnswer) if entry.has_class("-skip")]
+        assert [entry.text for entry in skipped] == ["(skipped)"]
+        assert skipped[0].border_title == "You · skipped"
+        await pilot.press("ctrl+n", "enter")
         await settle(pilot)
         assert screen.query_one(StepProgress).step_index == 2
         assert core.agents[0].calls == ["start", "skip", "skip"]
@@ -363,16 +380,76 @@ async def test_quitting_with_an_unsent_answer_asks_first(app):
     assert app.return_code == 0
 
 
-async def test_leaving_with_an_unsent_answer_asks_first(app):
+async def test_f9_leaves_without_ending_and_keeps_the_draft(app, core, store):
     async with app.run_test() as pilot:
         screen = await open_interview(pilot)
-        screen.query_one(AnswerEditor).text = "draft"
-        screen.action_leave()
-        await pilot.pause()
-        assert screen_name(app) == "ConfirmationModal"
-        await pilot.press("enter")
+        await pilot.press(*"half a draft")
+        await pilot.press("f9")
         await settle(pilot)
         assert screen_name(app) == "HomeScreen"
+        interview_id = core.agents[0].interview_id
+        assert store.get(interview_id).status == InterviewStatus.active
+        assert store.draft(interview_id) == "half a draft"
+        assert any("unsent answer saved" in n for n in notifications(app))
+        assert screen.is_attached is False
+
+
+async def test_home_from_the_palette_keeps_the_draft_and_resume_brings_it_back(app, core, store):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"typed, not sent")
+        app.action_home()  # what the palette's "Home" command runs
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+        interview_id = core.agents[0].interview_id
+        assert store.draft(interview_id) == "typed, not sent"
+        app.resume_interview(interview_id)
+        await settle(pilot)
+        assert app.screen.query_one(AnswerEditor).text == "typed, not sent"
+        assert any("back in the editor" in n for n in notifications(app))
+
+
+async def test_the_draft_is_committed_while_typing_so_a_crash_keeps_it(app, core, interviewer_home):
+    """No way out is taken here: what a crash (or kill -9) would find is what is already committed."""
+    from interviewer.store.db import TranscriptStore
+
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"16 bytes per parameter")
+        await pilot.pause(0.8)  # past the save delay after the last keystroke
+        other = TranscriptStore(interviewer_home / "interviewer.db")  # another connection: only committed data
+        try:
+            assert other.draft(core.agents[0].interview_id) == "16 bytes per parameter"
+        finally:
+            other.close()
+
+
+async def test_a_sent_answer_stays_in_the_draft_until_the_engine_records_it(app, core, store):
+    core.agent_options = {"delay": 1.0}
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        interview_id = core.agents[0].interview_id
+        await pilot.press(*"my answer", "ctrl+s")
+        await pilot.pause(0.6)
+        screen = app.screen
+        screen.save_draft()  # what any way out does mid-turn
+        assert store.draft(interview_id) == "my answer"
+        await settle(pilot)
+        assert "my answer" in [turn.text for turn in core.agents[0].turns]
+        assert store.draft(interview_id) == ""
+
+
+async def test_ctrl_q_asks_even_under_a_modal(app):
+    """It once quit at once: with the calculator (or the palette) on top, the screen was the modal."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"half an answer")
+        await pilot.press("f4")
+        await settle(pilot)
+        assert screen_name(app) == "CalculatorModal"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
 
 
 async def test_calculator_ctrl_r_runs(app):
