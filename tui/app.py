@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from interviewer.config import Settings
     from interviewer.domain import InterviewRecord, Scorecard
     from interviewer.store.db import TranscriptStore
+    from tui.screens.calculator_modal import CalculatorMemory
 
 ModelsState = Literal["loading", "ready", "failed"]
 
@@ -113,6 +114,8 @@ class InterviewerApp(App[None]):
         self._warm_up_started = False
         self.scenario_titles: dict[str, str] = {}
         """Scenario id → title of the loaded catalog (filled by the home screen)."""
+        self.calculator_memory: CalculatorMemory | None = None
+        """The scratch calculator's last choice and typed values, kept between openings (set on first use)."""
 
     # -- the core: settings, store, entry points -------------------------------------------------
 

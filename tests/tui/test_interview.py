@@ -268,14 +268,15 @@ async def test_calculator_keys_run_and_insert_into_the_answer(app):
         assert modal.query_one("#calculator-name", Select).value == "kv-cache"
         modal.query_one("#calculator-name", Select).value = "model-states"
         await settle(pilot)
+        assert modal.query_one("#field-params").value == "10B"  # from the scenario's given facts
         modal.query_one("#field-params").focus()
-        await pilot.press(*"10B", "enter")
+        await pilot.press("enter")
         await settle(pilot)
-        assert "160.0 GB" in str(modal.query_one("#calculator-output").render())
+        assert "20.0 GB" in str(modal.query_one("#calculator-output").render())  # the given 8 GPUs
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen_name(app) == "InterviewScreen"
-        assert screen.query_one(AnswerEditor).text == "States need 160.0 GB (149.0 GiB)"
+        assert screen.query_one(AnswerEditor).text == "States need 20.0 GB (18.6 GiB)"
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert screen_name(app) == "CalculatorModal"
@@ -461,6 +462,7 @@ async def test_calculator_ctrl_r_runs(app):
         modal.query_one("#calculator-name", Select).value = "model-states"
         await settle(pilot)
         modal.query_one("#field-params").value = "1B"
+        modal.query_one("#field-gpus").value = ""  # not the given 8 GPUs: the default, 1
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert "16.0 GB" in str(modal.query_one("#calculator-output").render())
@@ -503,3 +505,66 @@ async def test_end_during_a_slow_turn_cancels_it_and_scores(app, core):
         await settle(pilot)
         assert screen_name(app) == "ScorecardScreen"
         assert core.agents[0].calls == ["start", "respond", "end"]
+
+
+async def test_calculator_tab_goes_from_the_choice_to_the_first_field_and_keeps_what_is_typed(app):
+    """Issue #17, item 4: Tab used to land on an invisible stop, and the first value typed was lost."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        modal = app.screen
+        assert modal.query_one("#calculator-name", Select).value == "kv-cache"
+        assert app.focused is modal.query_one("#calculator-name", Select)
+        await pilot.press("tab")
+        assert app.focused is modal.query_one("#field-layers")
+        await pilot.press(*"32")
+        assert modal.query_one("#field-layers").value == "32"
+
+
+async def test_calculator_reopens_on_the_last_one_with_what_was_typed(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        app.screen.query_one("#calculator-name", Select).value = "model-states"
+        await settle(pilot)
+        app.screen.query_one("#field-zero").value = "3"
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        modal = app.screen
+        assert modal.query_one("#calculator-name", Select).value == "model-states"
+        assert modal.query_one("#field-zero").value == "3"
+        assert modal.query_one("#field-params").value == "10B"
+
+
+async def test_calculator_fills_in_the_given_facts_and_names_defaults_plainly(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        modal = app.screen
+        modal.query_one("#calculator-name", Select).value = "model-states"
+        await settle(pilot)
+        assert (modal.query_one("#field-params").value, modal.query_one("#field-gpus").value) == ("10B", "8")
+        assert "From the scenario's given facts: params, gpus" in str(modal.query_one("#calculator-output").render())
+        assert modal.query_one("#field-zero").placeholder == "default 0"
+        placeholders = [field.placeholder for field in modal.query("#calculator-form Input")]
+        assert not any("None" in text or "'" in text for text in placeholders), placeholders
+        assert "`" not in str(modal.query_one("#calculator-help").render())
+        assert "Enter / Ctrl+R run" in str(modal.query_one("#calculator-dialog").border_subtitle)
+
+
+def test_given_inputs_are_only_what_the_candidate_can_read():
+    from rubrics.loader import shipped_scenario_files, validate_files
+    from tui.screens.calculator_modal import given_inputs
+
+    scenarios = {scenario.id: scenario for scenario in validate_files(shipped_scenario_files())[0]}
+    training = given_inputs(scenarios["train-10b-8gpu"])
+    assert training["params"] == "10B" and training["gpu"] == "A100-40GB" and training["gpus"] == "8"
+    assert "tokens" not in training  # the 200B tokens are the compute-optimal answer, not a given
+    serving = given_inputs(scenarios["serve-2b-p99"])
+    assert serving["params"] == "2B"
+    assert "gpu" not in serving  # the given text offers two GPUs: choosing is the candidate's job

@@ -108,6 +108,7 @@ class InterviewScreen(Screen):
         self._draft_timer: Timer | None = None
         self._unrecorded_answer = ""
         """An answer sent but not yet recorded by the engine: kept in the draft until it is."""
+        self._typed_text = ""
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -453,7 +454,7 @@ class InterviewScreen(Screen):
         )
 
     def action_calculator(self) -> None:
-        from tui.screens.calculator_modal import CalculatorModal
+        from tui.screens.calculator_modal import CalculatorMemory, CalculatorModal, given_inputs
 
         def insert(snippet: str | None) -> None:
             if snippet:
@@ -462,7 +463,10 @@ class InterviewScreen(Screen):
                     editor.insert_snippet(snippet)
                 editor.focus()
 
-        self.app.push_screen(CalculatorModal(), insert)
+        given = given_inputs(self.agent.scenario) if self.agent is not None else {}
+        if self.app.calculator_memory is None:
+            self.app.calculator_memory = CalculatorMemory()
+        self.app.push_screen(CalculatorModal(given, memory=self.app.calculator_memory), insert)
 
     def action_toggle_side_panel(self) -> None:
         self._side_override = not self.has_class("-side-visible")
@@ -478,13 +482,16 @@ class InterviewScreen(Screen):
     # -- the draft: stored as it is typed, so no way out loses it ----------------------------------
 
     @on(TextArea.Changed, "#answer")
-    def _draft_changed(self) -> None:
+    def _draft_changed(self, event: TextArea.Changed) -> None:
+        self._typed_text = event.text_area.text
         if self._draft_timer is not None:
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(DRAFT_SAVE_DELAY_SECONDS, self.save_draft, name="save-draft")
 
     def _draft_text(self) -> str:
-        typed = self.query_one(AnswerEditor).text.strip()
+        editors = self.query(AnswerEditor)
+        # While the screen is being removed its editor may already be gone: use the last text seen.
+        typed = (editors.first().text if editors else self._typed_text).strip()
         return "\n\n".join(part for part in (self._unrecorded_answer, typed) if part)
 
     def save_draft(self) -> None:
