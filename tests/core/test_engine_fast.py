@@ -109,6 +109,11 @@ async def test_a_wrong_number_is_challenged_with_the_computed_value(store):
     assert challenge.kind is TurnKind.challenge
     assert "You said" in challenge.text and "160" in challenge.text
     assert challenge.meta.get("citation") is None, "no knowledge index, no citation"
+    # The working is a Markdown list (wrapped on screen), not an indented code block that runs
+    # off the right edge of the transcript (issue #17, item 5).
+    working = challenge.text.split("Working:", 1)[1].strip().split("\n\n")[0].splitlines()
+    assert working and all(line.startswith("- ") for line in working), working
+    assert not any(line.startswith("    ") for line in challenge.text.splitlines())
 
 
 async def test_a_hint_is_given_once_per_step_and_costs_its_penalty(store):
