@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.geometry import Region
 from textual.widgets import Select
 from tui_fakes import KV_SCENARIO, TRAINING_SCENARIO, seed_history
 from tui_helpers import notifications, screen_name, settle
@@ -568,3 +569,28 @@ def test_given_inputs_are_only_what_the_candidate_can_read():
     serving = given_inputs(scenarios["serve-2b-p99"])
     assert serving["params"] == "2B"
     assert "gpu" not in serving  # the given text offers two GPUs: choosing is the candidate's job
+
+
+def test_a_claim_cut_out_of_a_sentence_is_quoted_with_an_ellipsis():
+    from tui.widgets.claim_card import excerpt
+
+    assert excerpt("and decode of 7B on an A100 takes 6.6 ms per token.") == "…and decode of 7B on an A100 takes 6.6 ms per token."
+    assert excerpt("so  the KV cache is 2 GiB") == "…so the KV cache is 2 GiB"
+    assert excerpt("Llama-2-7B needs 2 GiB of KV cache.") == "Llama-2-7B needs 2 GiB of KV cache."
+
+
+async def test_at_80_columns_the_bar_keeps_the_step_name_and_the_header_keeps_the_level(app, core):
+    long_title = "Fitting the model states, gradients and optimizer states onto eight GPUs"
+    first, second, *rest = TRAINING_SCENARIO.steps  # the fake agent moves on after each answer
+    steps = [first, second.model_copy(update={"title": long_title}), *rest]
+    core.scenarios = [TRAINING_SCENARIO.model_copy(update={"steps": steps}), *core.scenarios[1:]]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_interview(pilot)
+        await pilot.press(*"About 999 GB, I think.", "ctrl+s")
+        await settle(pilot)
+        assert screen.sub_title.startswith("senior · offline · ")  # the end is what a narrow header cuts
+        bar = screen.query_one("#bar-step")
+        first_line = bar.render_lines(Region(0, 0, bar.size.width, 1))[0].text.rstrip()
+        # One line cut with an ellipsis, not wrapped onto a hidden second line at a word boundary.
+        assert first_line.startswith("Step 2/3 · Fitting the model") and first_line.endswith("…"), first_line
+        assert "claims" not in str(screen.query_one("#bar-claims").render())  # the counts only, to leave room

@@ -139,6 +139,7 @@ class InterviewScreen(Screen):
 
     def on_resize(self) -> None:
         self._update_layout()
+        self._update_claims_bar()
 
     def _update_layout(self) -> None:
         wide = self.size.width >= SIDE_PANEL_MIN_WIDTH
@@ -183,7 +184,8 @@ class InterviewScreen(Screen):
     async def _show_agent(self, agent: InterviewAgent) -> None:
         """Steps, the conversation so far (on resume) and the claims already checked."""
         scenario = agent.scenario
-        self.sub_title = f"{scenario.title} · {agent.level} · {agent.mode}"
+        # Level and mode first: a narrow header cuts the end, and the title is in the transcript too.
+        self.sub_title = f"{agent.level} · {agent.mode} · {scenario.title}"
         self.query_one("#side-scenario", Static).update(
             Content.from_markup("[b]$title[/b]\n[dim]$meta[/dim]", title=scenario.title, meta=f"{agent.level} · {agent.mode}")
         )
@@ -342,9 +344,11 @@ class InterviewScreen(Screen):
         if not any(counts.values()):
             self.query_one("#bar-claims", Label).update("")
             return
+        # The word "claims" only where there is room: at 80 columns the step's name needs it.
+        prefix = "claims " if self.size.width >= SIDE_PANEL_MIN_WIDTH else ""
         self.query_one("#bar-claims", Label).update(
             Content.from_markup(
-                "claims [$success]✔$ok[/] [$error]✘$bad[/] [$warning]?$unknown[/]",
+                prefix + "[$success]✔$ok[/] [$error]✘$bad[/] [$warning]?$unknown[/]",
                 ok=str(counts["correct"]),
                 bad=str(counts["incorrect"]),
                 unknown=str(counts["unverifiable"]),
