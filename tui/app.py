@@ -112,6 +112,7 @@ class InterviewerApp(App[None]):
         self.resume_id = resume_id
         """An interview to resume straight away (``interviewer --resume ID``)."""
         self._warm_up_started = False
+        self._kept_theme: str | None = None
         self.scenario_titles: dict[str, str] = {}
         """Scenario id → title of the loaded catalog (filled by the home screen)."""
         self.calculator_memory: CalculatorMemory | None = None
@@ -204,6 +205,10 @@ class InterviewerApp(App[None]):
             os._exit(TERMINAL_LOST_EXIT_CODE)
 
     def _apply_theme(self, name: str) -> None:
+        """The theme chosen in the app last time (kept in the data dir), else the config's."""
+        saved = load_ui_state().get("theme")
+        if isinstance(saved, str) and saved in self.available_themes:
+            name = saved
         if name in self.available_themes:
             self.theme = name
         else:
@@ -211,6 +216,28 @@ class InterviewerApp(App[None]):
             self.notify(
                 f"Unknown theme {name!r} in the config; using {DARK_THEME}.", severity="warning", markup=False
             )
+        self._kept_theme = self.theme
+        self.theme_changed_signal.subscribe(self, self._keep_theme)
+
+    def _keep_theme(self, theme) -> None:
+        """A theme picked in the app (palette, toggle) is the one the next start uses."""
+        if theme.name != self._kept_theme:
+            self._kept_theme = theme.name
+            save_ui_state(theme=theme.name)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
+        """Screenshots go to the data dir's ``screenshots`` folder (Textual's ~/Downloads may not exist)."""
+        if path is None:
+            from interviewer.locations import screenshots_dir
+
+            folder = screenshots_dir()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                self.notify_error(f"Cannot save the screenshot: {folder}: {error}", title="Screenshot")
+                return None
+            path = str(folder)
+        return super().deliver_screenshot(filename, path, time_format)
 
     def start_warm_up(self) -> None:
         """Load the models in the background (once)."""
@@ -365,6 +392,35 @@ class InterviewerApp(App[None]):
         screen_commands = getattr(screen, "palette_commands", None)
         if screen_commands is not None:
             yield from screen_commands()
+
+
+def load_ui_state() -> dict:
+    """What ``save_ui_state`` kept; {} when there is nothing (or it cannot be read)."""
+    import json
+
+    from interviewer.locations import ui_state_file
+
+    try:
+        state = json.loads(ui_state_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_ui_state(**changes) -> None:
+    """Merge ``changes`` into the UI state file (written whole, then renamed: never half a file)."""
+    import json
+
+    from interviewer.locations import ui_state_file
+
+    path = ui_state_file()
+    state = {**load_ui_state(), **changes}
+    try:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(state, indent=2), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:  # a read-only data dir costs the remembered choice, nothing else
+        logger.warning("cannot save %s: %s", path, error)
 
 
 def open_core(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -235,6 +236,68 @@ class TestThemes:
             assert app.theme == "textual-light"
             app.action_toggle_theme()
             assert app.theme == "textual-dark"
+
+    async def test_the_theme_chosen_in_the_app_is_kept_after_a_restart(self, store, core, interviewer_home):
+        first = make_app(Settings(theme="textual-dark"), store=store, services=core.services())
+        async with first.run_test() as pilot:
+            await pilot.pause()
+            first.theme = "nord"  # what the palette's theme picker does
+            await pilot.pause()
+        assert json.loads((interviewer_home / "ui-state.json").read_text())["theme"] == "nord"
+        second = make_app(Settings(theme="textual-dark"), store=store, services=core.services())
+        async with second.run_test() as pilot:
+            await pilot.pause()
+            assert second.theme == "nord"
+
+    async def test_starting_on_the_configured_theme_saves_nothing(self, store, core, interviewer_home):
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        async with app.run_test() as pilot:
+            await settle(pilot)
+        assert not (interviewer_home / "ui-state.json").exists()
+
+    async def test_light_theme_titles_and_tags_are_readable(self, store, core):
+        """Issue #17, item 6: side-panel titles and topic tags were about 1.3:1 on the light theme."""
+        from textual.color import Color
+
+        from tui.colors import accent_text
+
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=None)
+            await settle(pilot)
+            background = app.screen.styles.background
+            for title in app.screen.query(".side-title"):
+                assert contrast(title.styles.color, background) >= 4.5, str(title.render())
+            variables = app.get_css_variables()
+            tag_color = Color.parse(variables[accent_text(app).removeprefix("$")])
+            assert contrast(tag_color, background) >= 4.5
+
+
+def contrast(first, second) -> float:
+    """WCAG contrast ratio of two colors."""
+
+    def luminance(color) -> float:
+        def channel(value: int) -> float:
+            value /= 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+    high, low = sorted([luminance(first), luminance(second)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_palette_screenshot_saves_to_the_data_dir_when_downloads_is_missing(app, interviewer_home, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path / "no-downloads-here"))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.deliver_screenshot()  # what the palette's "Screenshot" runs
+        await pilot.pause(0.5)
+        await settle(pilot)
+        saved = list((interviewer_home / "screenshots").glob("*.svg"))
+        assert len(saved) == 1
+        assert any("Saved screenshot" in n for n in notifications(app))
 
 
 async def test_ctrl_q_quits_from_the_interview(app):

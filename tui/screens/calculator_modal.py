@@ -151,7 +151,7 @@ class CalculatorModal(ModalScreen[str | None]):
         & .field { height: 1; }
         & .field-label { width: 22; color: $text-muted; }
         & .field Input, & .field Select { width: 1fr; }
-        & .field.-invalid .field-label { color: $error; text-style: bold; }
+        & .field.-invalid .field-label { color: $text-error; text-style: bold; }
         & #calculator-result { height: auto; max-height: 8; margin: 1 0 0 0; border-top: solid $foreground 20%; }
         & #calculator-buttons { height: auto; align-horizontal: right; margin: 1 0 0 0; }
         & Button { margin: 0 0 0 1; min-width: 10; }
@@ -323,7 +323,7 @@ class CalculatorModal(ModalScreen[str | None]):
     def _input_error(self, field: str | None, message: str) -> None:
         self.result = None
         self.query_one("#insert", Button).disabled = True
-        self._show_output(Content.from_markup("[$error]✘ $message[/]", message=message))
+        self._show_output(Content.from_markup("[$text-error]✘ $message[/]", message=message))
         if field:
             rows = self.query(f"#row-{field}")
             if rows:
@@ -333,7 +333,7 @@ class CalculatorModal(ModalScreen[str | None]):
     def _show_result(self, result: Any, shown: str) -> None:
         self.result = result
         self.result_text = shown
-        lines = [Content.from_markup("[b $success]= $value[/]", value=shown)]
+        lines = [Content.from_markup("[b $text-success]= $value[/]", value=shown)]
         lines.extend(Content.from_markup("[dim]  $line[/dim]", line=line) for line in result.working)
         if result.source:
             lines.append(Content.from_markup("[i]Source: $source[/i]", source=result.source))

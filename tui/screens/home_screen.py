@@ -14,6 +14,7 @@ from textual.validation import Number
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from interviewer.display import format_score
+from tui.colors import accent_text
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.models_status import ModelsStatus
@@ -221,7 +222,7 @@ class HomeScreen(Screen):
                 steps=str(len(scenario.steps)),
                 criteria=str(len(scenario.criteria)),
             ),
-            Content.from_markup("[$accent]$topics[/]", topics=" · ".join(scenario.topics)),
+            Content.from_markup(f"[{accent_text(self.app)}]$topics[/]", topics=" · ".join(scenario.topics)),
         ]
         if best is not None and last is not None:
             lines.append(Content.from_markup("Best [b]$best[/b] · last [b]$last[/b]", best=format_score(best), last=format_score(last)))

@@ -348,7 +348,7 @@ class InterviewScreen(Screen):
         prefix = "claims " if self.size.width >= SIDE_PANEL_MIN_WIDTH else ""
         self.query_one("#bar-claims", Label).update(
             Content.from_markup(
-                prefix + "[$success]✔$ok[/] [$error]✘$bad[/] [$warning]?$unknown[/]",
+                prefix + "[$text-success]✔$ok[/] [$text-error]✘$bad[/] [$text-warning]?$unknown[/]",
                 ok=str(counts["correct"]),
                 bad=str(counts["incorrect"]),
                 unknown=str(counts["unverifiable"]),

@@ -86,7 +86,7 @@ class ClaimCard(Vertical):
         """Claim, values and a collapsible working; the explanation is left to the scorecard."""
         self.add_class(f"-{self.verdict}")
         symbol, label = VERDICT_LABELS.get(self.verdict, ("?", self.verdict))
-        color = {"correct": "$success", "incorrect": "$error"}.get(self.verdict, "$warning")
+        color = {"correct": "$text-success", "incorrect": "$text-error"}.get(self.verdict, "$text-warning")
         self.border_title = Content.from_markup(f"[bold {color}]$symbol $label[/]", symbol=symbol, label=label)
 
     @property
