@@ -7,13 +7,16 @@
 
 Launch: from the moment tmux starts ``python -m interviewer`` (no arguments) until the home
 screen's text is on screen (``capture-pane`` polled every 10 ms), and until the scenario list
-is filled; the same for ``bench/bare_textual_app.py`` (a bare Textual app with a bordered list,
-launched alternately in the same venv and terminal), and their ratio. First question: from Enter on a scenario until its first question is shown. Turn:
+is filled, for a returning user (a data folder the app has run in before) and, separately, for
+the very first launch (a fresh data folder, so no scenario-list cache); the same for
+``bench/bare_textual_app.py`` (a bare Textual app with a bordered list, launched alternately in
+the same venv and terminal), and the ratio of the two medians. First question: from Enter on a
+scenario until its first question is shown. Turn:
 from ``send-keys C-s`` until the reply is in and the editor offers Ctrl+S again (see
 ``tmux_session.send_and_wait``), with the models already warm (steady state); the first turn of
 each session is reported on its own, since it races the background warm-up. Peak RSS: the
 app's VmHWM at the end of a session.
-Medians over runs. Each run uses a fresh data folder; the knowledge index is shared between
+Medians over runs. Each interview session uses a fresh data folder; the knowledge index is shared between
 runs (``--chroma-dir``) so that building it is not what gets measured.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -72,9 +76,12 @@ def measure_bare_launch(size: tuple[int, int]) -> float:
             app.stop()
 
 
-def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int]) -> tuple[float, float]:
-    with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as folder:
-        app = TmuxApp(app_command(entry), width=size[0], height=size[1], env=app_env(Path(folder), chroma_dir), cwd=Path(folder))
+def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int], data_home: Path | None = None) -> tuple[float, float]:
+    """(launch → home screen, launch → scenario list); ``data_home``: a data folder to reuse (a
+    returning user's), else a fresh one (the very first launch)."""
+    with tempfile.TemporaryDirectory(prefix="interviewer-latency-") as scratch:
+        folder = data_home or Path(scratch)
+        app = TmuxApp(app_command(entry), width=size[0], height=size[1], env=app_env(folder, chroma_dir), cwd=folder)
         try:
             started = app.start()
             app.wait_for(HOME_TEXT, timeout=60, poll=0.01)
@@ -82,6 +89,7 @@ def measure_launch(entry: str, chroma_dir: Path | None, size: tuple[int, int]) -
             app.wait_for(LIST_TEXT, timeout=60, poll=0.01)
             listed = time.monotonic() - started
             app.keys("C-q")
+            time.sleep(0.3)  # let it exit before the next launch reuses the folder
             return home, listed
         finally:
             app.stop()
@@ -138,17 +146,21 @@ def main(argv: list[str] | None = None) -> int:
         say(f"warming the knowledge index cache in {args.chroma_dir} (not timed)…", flush=True)
         measure_launch(args.entry, args.chroma_dir, size)
         measure_bare_launch(size)
-        launches, bare = [], []
+        returning_home = Path(tempfile.mkdtemp(prefix="interviewer-latency-home-"))
+        measure_launch(args.entry, args.chroma_dir, size, returning_home)  # the user's first launch, untimed
+        launches, firsts_launch, bare = [], [], []
         for run in range(args.runs):
             # Alternate with the bare app, so a machine that gets busier slows both alike.
             bare.append(measure_bare_launch(size))
-            home, listed = measure_launch(args.entry, args.chroma_dir, size)
+            home, listed = measure_launch(args.entry, args.chroma_dir, size, returning_home)
             launches.append((home, listed))
+            firsts_launch.append(measure_launch(args.entry, args.chroma_dir, size)[1])
             say(
-                f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms,"
-                f" bare Textual app {bare[-1] * 1000:6.0f} ms",
+                f"  launch {run + 1}: home screen {home * 1000:6.0f} ms, scenario list {listed * 1000:6.0f} ms"
+                f" (fresh data dir {firsts_launch[-1] * 1000:6.0f} ms), bare Textual app {bare[-1] * 1000:6.0f} ms",
                 flush=True,
             )
+        shutil.rmtree(returning_home, ignore_errors=True)
         questions, firsts, steady, peaks = [], [], [], []
         for run in range(0 if args.launch_only else args.runs):
             question, first, turns, peak = measure_turns(args.entry, args.chroma_dir, size, args.answers)
@@ -179,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": args.runs,
         "launch_to_home_ms_median": median_ms(h for h, _ in launches),
         "launch_to_scenario_list_ms_median": median_ms(listed for _, listed in launches),
+        "first_launch_to_scenario_list_ms_median": median_ms(firsts_launch),
         "bare_textual_launch_ms_median": median_ms(bare),
         "scenario_list_to_bare_ratio": round(listed_median / bare_median, 2),
         "first_question_ms_median": median_ms(questions),
@@ -193,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\nmedians ({args.entry} entry, {args.size}, {args.runs} runs):\n"
             f"  launch → home screen        {summary['launch_to_home_ms_median']:6d} ms\n"
-            f"  launch → scenario list      {summary['launch_to_scenario_list_ms_median']:6d} ms\n"
+            f"  launch → scenario list      {summary['launch_to_scenario_list_ms_median']:6d} ms"
+            f"  (a fresh data dir, the very first launch: {summary['first_launch_to_scenario_list_ms_median']} ms)\n"
             f"  bare Textual app → rows     {summary['bare_textual_launch_ms_median']:6d} ms"
             f"  (scenario list / bare = {summary['scenario_list_to_bare_ratio']:.2f}×)\n"
             f"  scenario → first question   {summary['first_question_ms_median']} ms\n"

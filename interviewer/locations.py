@@ -54,3 +54,8 @@ def ui_state_file() -> Path:
 def screenshots_dir() -> Path:
     """Where the palette's "Screenshot" saves (Textual's default, ~/Downloads, may not exist)."""
     return data_dir() / "screenshots"
+
+
+def catalog_cache_file() -> Path:
+    """The home screen's scenario list from the last validation (``interviewer.catalog``)."""
+    return data_dir() / "catalog-cache.json"

@@ -345,3 +345,49 @@ def test_terminal_problem_names_the_stream_that_is_not_a_terminal(monkeypatch):
         assert terminal_problem().startswith("the app needs a terminal, but stdin is not one (redirected or closed)")
         monkeypatch.setattr(sys, "__stdout__", devnull)
         assert terminal_problem().startswith("the app needs a terminal, but stdin and stdout are not one")
+
+
+async def test_launch_lists_the_scenarios_before_the_core_opens_and_from_the_cache_after_the_first(
+    store, core, interviewer_home, monkeypatch
+):
+    """Issue #16, item 7: the list no longer waits for the settings, the store and (from the second
+    launch on) the validation of the scenario files; the full load still follows and replaces it."""
+    from rubrics.loader import shipped_scenario_files
+    from tui.app import open_core
+    from tui.widgets.scenario_table import ScenarioTable
+
+    shipped = len(shipped_scenario_files())
+    validations = []
+    import tui.services
+
+    real_shipped = tui.services.shipped_scenarios
+    monkeypatch.setattr(tui.services, "shipped_scenarios", lambda: validations.append(1) or real_shipped())
+
+    async def launch(expect_validation_before_the_core: bool) -> None:
+        release = threading.Event()
+
+        def slow_open_core():
+            release.wait(30)  # the core (settings, store) is still opening while we look
+            services = core.services()
+            services.load_scenarios = tui.services.shipped_scenarios
+            return open_core(Settings(theme="textual-dark"), store=store, services=services)
+
+        validations.clear()
+        app = InterviewerApp(slow_open_core)
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.screen.query_one(ScenarioTable)
+            for _ in range(200):
+                if table.row_count:
+                    break
+                await pilot.pause(0.05)
+            assert table.row_count == shipped and not app.core_is_open
+            assert table.border_title == f"{shipped} scenarios"
+            assert bool(validations) is expect_validation_before_the_core
+            release.set()
+            await settle(pilot)
+            assert app.core_is_open and table.row_count == shipped
+            assert validations  # the full validation ran too (and would report a broken file)
+
+    await launch(expect_validation_before_the_core=True)  # first launch: nothing cached yet
+    assert (interviewer_home / "catalog-cache.json").exists()
+    await launch(expect_validation_before_the_core=False)  # later: the list comes from the cache

@@ -129,6 +129,23 @@ class HomeScreen(Screen):
         app = self.app
         problems: list[str] = []
         scenarios: list[Scenario] = self._scenarios or []
+        if self._scenarios is None and not app.core_is_open:
+            # At launch (the core opens lazily, with the default services): the list first, from
+            # the last validation when no file changed (a file read), else validated now; the
+            # settings and the store (about 0.3 s) are opened after it, for scores and recents.
+            from tui.services import cached_catalog, shipped_scenarios
+
+            cached = cached_catalog()
+            if cached:
+                app.call_from_thread(self._show_catalog, cached, {}, [], [], partial=True)
+            else:
+                try:
+                    scenarios, errors = shipped_scenarios()
+                    problems.extend(str(error) for error in errors)
+                except Exception as error:  # a broken rubric must never take the home screen down
+                    problems.append(f"{type(error).__name__}: {error}")
+                self._scenarios = scenarios
+                app.call_from_thread(self._show_catalog, scenarios, {}, [], [], partial=True)
         if self._scenarios is None:
             # Scenarios do not change while the app runs: parse and validate them once.
             try:
@@ -147,11 +164,18 @@ class HomeScreen(Screen):
                 problems.append(f"Cannot read the transcript database: {error}")
         app.call_from_thread(self._show_catalog, scenarios, stats, recent, problems)
 
-    def _show_catalog(self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str]) -> None:
+    def _show_catalog(
+        self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str], *, partial: bool = False
+    ) -> None:
+        """Fill the list; ``partial``: from the cache, before the scores and recent interviews are read."""
         table = self.query_one(ScenarioTable)
         table.set_catalog(scenarios, stats)
         table.border_title = table.count_title
         self.app.scenario_titles = {scenario.id: scenario.title for scenario in scenarios}
+        if partial:
+            self._update_preview()
+            self.app.start_warm_up()
+            return
         recent_table = self.query_one(InterviewTable)
         recent_table.titles = dict(self.app.scenario_titles)
         recent_table.show(recent)
@@ -218,7 +242,7 @@ class HomeScreen(Screen):
             Content.from_markup("[b]$title[/b]", title=scenario.title),
             Content.from_markup(
                 "[dim]$kind · $steps steps · $criteria criteria[/dim]",
-                kind=str(scenario.kind.value),
+                kind=str(scenario.kind),
                 steps=str(len(scenario.steps)),
                 criteria=str(len(scenario.criteria)),
             ),

@@ -26,7 +26,7 @@ def score_text(score: float | None, colors: dict[str, str] | None = None) -> Tex
 
 
 def _label_text(scenario: Scenario) -> str:
-    return " ".join([scenario.title, scenario.id, str(scenario.kind.value), *scenario.topics]).lower()
+    return " ".join([scenario.title, scenario.id, str(scenario.kind), *scenario.topics]).lower()
 
 
 def _full_text(scenario: Scenario) -> str:
@@ -109,7 +109,7 @@ class ScenarioTable(DataTable):
         colors = _theme_colors(self)
         for scenario in self.shown_scenarios:
             best, last = self.stats.get(scenario.id, (None, None))
-            cells = [Text(scenario.title), str(scenario.kind.value)]
+            cells = [Text(scenario.title), str(scenario.kind)]
             if "topics" in self.columns:
                 cells.append(Text(" · ".join(scenario.topics), style="italic", overflow="ellipsis", no_wrap=True))
             cells += [score_text(best, colors), score_text(last, colors)]
