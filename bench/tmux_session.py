@@ -196,6 +196,26 @@ def transcript_shown(screen: str) -> bool:
     return any(line.lstrip().startswith(("╭", "│", "╰")) for line in above)
 
 
+def last_bubble_is_the_interviewers(screen: str) -> bool:
+    """The newest frame above the answer editor is an interviewer turn (its reply is drawn)."""
+    above = screen.split("─ Your answer")[0].splitlines()
+    tops = [line for line in above if line.lstrip().startswith("╭")]
+    return bool(tops) and "─ Interviewer" in tops[-1]
+
+
+def send_and_wait_for_reply(app: TmuxApp, *, timeout: float) -> tuple[float, float]:
+    """Ctrl+S, then (seconds until the interviewer's reply is drawn, seconds until the turn is
+    over and the editor is idle again; the engine adds the answer's similarity in between)."""
+    sent = time.monotonic()
+    app.keys("C-s")
+    app.wait_until(lambda s: PLACEHOLDER in editor_text(s), "the answer to leave the editor", timeout=timeout)
+    app.wait_until(lambda s: not last_bubble_is_the_interviewers(s), "the answer in the transcript", timeout=timeout)
+    app.wait_until(last_bubble_is_the_interviewers, "the interviewer's reply drawn", timeout=timeout)
+    shown = time.monotonic() - sent
+    app.wait_until(lambda s: idle(s) and PLACEHOLDER in editor_text(s), "the turn to end", timeout=timeout)
+    return shown, time.monotonic() - sent
+
+
 def send_and_wait(app: TmuxApp, *, timeout: float) -> float:
     """Ctrl+S, then seconds until the interviewer's reply is in (the editor is idle again).
 

@@ -420,6 +420,12 @@ class OfflineInterviewer:
     async def _ground(self, query: str, notes: list[str]) -> Citation | None:
         if not self.grounding:
             return None
+        from interviewer import retrieval
+
+        if retrieval.warming_up():
+            # An answer in the first seconds after launch: the index is still loading in the
+            # background (seconds), and a citation is not worth keeping the candidate waiting.
+            return None
         return await asyncio.to_thread(ground, query, notes)
 
     async def hint(self) -> AsyncIterator[Event]:

@@ -29,13 +29,14 @@ def warm_up(chroma_url: str | None = None) -> None:
 
         # In the order a first answer needs them: its claim checks, then the embedder and the
         # index for the reply's citation; the criterion vectors only once the reply is out.
-        try:
-            import interviewer.claims  # noqa: F401  (imports the calculators)
-        except ImportError:
-            pass
-        get_embedder().embed(["warm up"])
         retrieval.configure(chroma_url)
-        retrieval.open_index()
+        with retrieval.warming(chroma_url):  # a reply meanwhile goes out without its citation
+            try:
+                import interviewer.claims  # noqa: F401  (imports the calculators)
+            except ImportError:
+                pass
+            get_embedder().embed(["warm up"])
+            retrieval.open_index()
         embed_rubric_criteria()
         _warm.set()
 

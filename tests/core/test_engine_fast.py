@@ -162,3 +162,23 @@ async def test_the_time_limit_finishes_the_interview(store):
     events = await collect(agent.respond("Attention is quadratic in sequence length."))
     assert any(isinstance(e, ev.InterviewFinished) and e.reason == "time_limit" for e in events)
     assert any(isinstance(e, ev.ScoreReady) for e in events)
+
+
+async def test_a_reply_does_not_wait_for_an_index_that_is_still_warming_up(store, monkeypatch):
+    """Issue #16, item 7: a first answer right after launch waited seconds for the embedder and
+    the index to load for its citation; while a warm-up is loading them, the citation is skipped."""
+    from interviewer import retrieval
+    from interviewer.engine import offline
+
+    searched = []
+    monkeypatch.setattr(offline, "ground", lambda query, notes: searched.append(query) or None)
+    agent = cue_agent(store)
+    agent.grounding = True
+    monkeypatch.setattr(retrieval, "_indexes", {})
+    with retrieval.warming():
+        assert retrieval.warming_up()
+        assert await agent._ground("KV cache size", []) is None
+    assert searched == []  # not even tried: it would have blocked on the loading index
+    assert not retrieval.warming_up()
+    await agent._ground("KV cache size", [])
+    assert searched == ["KV cache size"]  # with no warm-up running, it searches (and waits) as before
