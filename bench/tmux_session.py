@@ -198,7 +198,7 @@ def transcript_shown(screen: str) -> bool:
 
 def last_bubble_is_the_interviewers(screen: str) -> bool:
     """The newest frame above the answer editor is an interviewer turn (its reply is drawn)."""
-    above = screen.split("─ Your answer")[0].splitlines()
+    above = screen.split("─ Your answer")[0].splitlines()[:-1]  # the last is the editor's own top border
     tops = [line for line in above if line.lstrip().startswith("╭")]
     return bool(tops) and "─ Interviewer" in tops[-1]
 

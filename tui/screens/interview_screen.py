@@ -508,7 +508,7 @@ class InterviewScreen(Screen):
             return
         try:
             store.save_draft(agent.interview_id, "" if self.finished else self._draft_text())
-        except Exception as error:  # a full disk must not take the interview down; say so once
+        except Exception as error:  # a full disk must not take the interview down: log it and go on
             logger.warning("could not save the draft of interview %s: %s", agent.interview_id, error)
 
     def _restore_draft(self, agent: InterviewAgent) -> None:
