@@ -124,13 +124,19 @@ class InterviewerApp(App[None]):
     def core(self) -> Core:
         """Opens the core on first use (from any thread; once)."""
         if self._core is None:
+            opened_here = False
             with self._core_lock:
                 if self._core is None and self._open_core is not None:
                     self._core = self._open_core()
-                    if self._thread_id == threading.get_ident():
-                        self.call_later(self._core_opened)
-                    else:
-                        self.call_from_thread(self._core_opened)
+                    opened_here = True
+            # Announce it after the lock is released: the UI thread may be waiting for the lock
+            # (Enter on a list drawn before the core opened), and call_from_thread waits for the
+            # UI thread, so announcing under the lock deadlocked the app.
+            if opened_here:
+                if self._thread_id == threading.get_ident():
+                    self.call_later(self._core_opened)
+                else:
+                    self.call_from_thread(self._core_opened)
         assert self._core is not None
         return self._core
 

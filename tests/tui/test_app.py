@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 
 from textual.command import CommandPalette
 from textual.widgets import Input, Select
@@ -391,3 +392,32 @@ async def test_launch_lists_the_scenarios_before_the_core_opens_and_from_the_cac
     await launch(expect_validation_before_the_core=True)  # first launch: nothing cached yet
     assert (interviewer_home / "catalog-cache.json").exists()
     await launch(expect_validation_before_the_core=False)  # later: the list comes from the cache
+
+
+async def test_enter_on_the_early_list_while_the_core_opens_does_not_deadlock(store, core):
+    """The list is drawn before the core opens; Enter then waits for the core on the UI thread.
+    The core used to announce itself with call_from_thread while holding its lock, which that
+    waiting UI thread could never serve: the app froze (seen in tmux with a cold knowledge index)."""
+    from rubrics.loader import shipped_scenario_files, validate_files
+    from tui.app import open_core
+    from tui.widgets.scenario_table import ScenarioTable
+
+    core.scenarios, _ = validate_files(shipped_scenario_files())  # the early list shows the shipped ones
+    opening = threading.Event()
+
+    def slow_open_core():
+        opening.set()
+        time.sleep(1.0)  # long enough for Enter to arrive while the lock is held
+        return open_core(Settings(theme="textual-dark"), store=store, services=core.services())
+
+    app = InterviewerApp(slow_open_core)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(ScenarioTable)
+        for _ in range(200):
+            if table.row_count and opening.is_set():
+                break
+            await pilot.pause(0.05)
+        assert not app.core_is_open
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"

@@ -31,6 +31,17 @@ def transcript_text(app) -> str:
     return app.screen.query_one(TranscriptView).plain_text()
 
 
+async def open_calculator(pilot, name: str | None = None):
+    """F4 in the interview; with ``name``, that calculator chosen. Returns the modal."""
+    await pilot.press("f4")
+    await settle(pilot)
+    modal = pilot.app.screen
+    if name is not None:
+        modal.query_one("#calculator-name", Select).value = name
+        await settle(pilot)
+    return modal
+
+
 async def test_full_interview_from_home_to_scorecard(app, core, store):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -446,8 +457,7 @@ async def test_ctrl_q_asks_even_under_a_modal(app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
         await pilot.press(*"half an answer")
-        await pilot.press("f4")
-        await settle(pilot)
+        await open_calculator(pilot)
         assert screen_name(app) == "CalculatorModal"
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -457,11 +467,7 @@ async def test_ctrl_q_asks_even_under_a_modal(app):
 async def test_calculator_ctrl_r_runs(app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        modal = app.screen
-        modal.query_one("#calculator-name", Select).value = "model-states"
-        await settle(pilot)
+        modal = await open_calculator(pilot, "model-states")
         modal.query_one("#field-params").value = "1B"
         modal.query_one("#field-gpus").value = ""  # not the given 8 GPUs: the default, 1
         await pilot.press("ctrl+r")
@@ -512,9 +518,7 @@ async def test_calculator_tab_goes_from_the_choice_to_the_first_field_and_keeps_
     """Issue #17, item 4: Tab used to land on an invisible stop, and the first value typed was lost."""
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        modal = app.screen
+        modal = await open_calculator(pilot)
         assert modal.query_one("#calculator-name", Select).value == "kv-cache"
         assert app.focused is modal.query_one("#calculator-name", Select)
         await pilot.press("tab")
@@ -526,16 +530,11 @@ async def test_calculator_tab_goes_from_the_choice_to_the_first_field_and_keeps_
 async def test_calculator_reopens_on_the_last_one_with_what_was_typed(app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        app.screen.query_one("#calculator-name", Select).value = "model-states"
-        await settle(pilot)
-        app.screen.query_one("#field-zero").value = "3"
+        modal = await open_calculator(pilot, "model-states")
+        modal.query_one("#field-zero").value = "3"
         await pilot.press("escape")
         await settle(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        modal = app.screen
+        modal = await open_calculator(pilot)
         assert modal.query_one("#calculator-name", Select).value == "model-states"
         assert modal.query_one("#field-zero").value == "3"
         assert modal.query_one("#field-params").value == "10B"
@@ -544,11 +543,7 @@ async def test_calculator_reopens_on_the_last_one_with_what_was_typed(app):
 async def test_calculator_fills_in_the_given_facts_and_names_defaults_plainly(app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        modal = app.screen
-        modal.query_one("#calculator-name", Select).value = "model-states"
-        await settle(pilot)
+        modal = await open_calculator(pilot, "model-states")
         assert (modal.query_one("#field-params").value, modal.query_one("#field-gpus").value) == ("10B", "8")
         assert "From the scenario's given facts: params, gpus" in str(modal.query_one("#calculator-output").render())
         assert modal.query_one("#field-zero").placeholder == "default 0"
