@@ -5,7 +5,7 @@
     python bench/tmux_session.py --size 80x24  # the smallest supported terminal
 
 It launches the app in a fresh data folder, searches for the 10B training scenario, types a
-two-paragraph answer (Enter for the new line, Ctrl+S to send), takes a hint (F2), opens the
+two-paragraph answer (Enter for the new line, Ctrl+S to send), takes a hint (F2, Enter), opens the
 scratch calculator (F4), ends the interview (F10, Enter), exports the scorecard (e), opens
 history (h) and quits (Ctrl+Q); after every step it reads the screen and checks what a person
 would look for. Exits 0 when every check passes, 1 otherwise (printing the screen it saw).
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -196,6 +197,26 @@ def transcript_shown(screen: str) -> bool:
     return any(line.lstrip().startswith(("╭", "│", "╰")) for line in above)
 
 
+def last_bubble_is_the_interviewers(screen: str) -> bool:
+    """The newest frame above the answer editor is an interviewer turn (its reply is drawn)."""
+    above = screen.split("─ Your answer")[0].splitlines()[:-1]  # the last is the editor's own top border
+    tops = [line for line in above if line.lstrip().startswith("╭")]
+    return bool(tops) and "─ Interviewer" in tops[-1]
+
+
+def send_and_wait_for_reply(app: TmuxApp, *, timeout: float) -> tuple[float, float]:
+    """Ctrl+S, then (seconds until the interviewer's reply is drawn, seconds until the turn is
+    over and the editor is idle again; the engine adds the answer's similarity in between)."""
+    sent = time.monotonic()
+    app.keys("C-s")
+    app.wait_until(lambda s: PLACEHOLDER in editor_text(s), "the answer to leave the editor", timeout=timeout)
+    app.wait_until(lambda s: not last_bubble_is_the_interviewers(s), "the answer in the transcript", timeout=timeout)
+    app.wait_until(last_bubble_is_the_interviewers, "the interviewer's reply drawn", timeout=timeout)
+    shown = time.monotonic() - sent
+    app.wait_until(lambda s: idle(s) and PLACEHOLDER in editor_text(s), "the turn to end", timeout=timeout)
+    return shown, time.monotonic() - sent
+
+
 def send_and_wait(app: TmuxApp, *, timeout: float) -> float:
     """Ctrl+S, then seconds until the interviewer's reply is in (the editor is idle again).
 
@@ -247,11 +268,13 @@ def run_session(*, entry: str, width: int, height: int, chroma_dir: Path | None,
             if "─ You ─" in app.screen():
                 raise CheckFailed(f"Enter sent the answer instead of adding a line:\n{app.screen()}")
             step("answer sent (Ctrl+S), interviewer replied", send_and_wait(app, timeout=180))
-            if "claims ✔" not in app.screen():
+            if not re.search(r"✔\d+ ✘\d+ \?\d+", app.screen()):  # the bar's claim counts ("claims " only when wide)
                 raise CheckFailed(f"the numbers in the answer were not checked:\n{app.screen()}")
 
             app.keys("F2")
-            step("hint shown (F2)", app.wait_for("─ Hint ─", timeout=60))
+            step("hint asks first (F2)", app.wait_for("Take a hint for this question?", timeout=10))
+            app.keys("Enter")
+            step("hint shown (Enter)", app.wait_for("─ Hint ─", timeout=60))
 
             app.keys("F4")
             step("scratch calculator opened (F4)", app.wait_for("Scratch calculator", timeout=30))

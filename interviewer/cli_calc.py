@@ -119,12 +119,20 @@ def _print_table(result: Any) -> None:
 
 
 def _run(name: str, json_output: bool, required: dict[str, Any], optional: dict[str, Any]) -> None:
-    """Run calculator ``name``: ``required`` inputs are passed even when None (the calculator then
-    names the missing flag); ``optional`` ones only when given, so the calculator's defaults apply."""
-    from interviewer.tools import CalculatorInputError, run_calculator
+    """Run calculator ``name`` with the flags given. A flag left out is passed as None only when
+    the calculator's signature has no default for it (the calculator then names the missing
+    flag); otherwise it is left out, so the signature's default applies, the same one the TUI's
+    scratch calculator shows and uses (``required`` is only the order the flags are checked in)."""
+    import inspect
 
-    inputs = dict(required)
-    inputs.update({key: value for key, value in optional.items() if value is not None})
+    from interviewer.tools import CALCULATORS, CalculatorInputError, run_calculator
+
+    parameters = inspect.signature(CALCULATORS[name]).parameters
+    inputs = {
+        key: value
+        for key, value in {**required, **optional}.items()
+        if value is not None or (key in parameters and parameters[key].default is inspect.Parameter.empty)
+    }
     try:
         result = run_calculator(name, **inputs)
     except CalculatorInputError as error:
@@ -316,7 +324,7 @@ def time_to_train(
 @_command("decode-latency", cls=_OneLineErrorCommand)
 def decode_latency(
     params: Optional[str] = typer.Option(None, "--params", help="Parameters."),
-    dtype: Optional[str] = typer.Option(None, "--dtype", help="Weight dtype: fp16, bf16, fp8, int8, int4, fp32."),
+    dtype: Optional[str] = typer.Option(None, "--dtype", help="Weight dtype: fp16 (default), bf16, fp8, int8, int4 or fp32."),
     gpu: Optional[str] = typer.Option(None, "--gpu", help="GPU (e.g. a100-40gb, h100, a10g)."),
     batch: Optional[str] = typer.Option(None, "--batch", help="Sequences decoded together (default 1)."),
     kv_bytes: Optional[str] = typer.Option(None, "--kv-bytes", help="KV-cache bytes read per step (default 0)."),

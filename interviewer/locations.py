@@ -44,3 +44,18 @@ def chroma_dir() -> Path:
 
 def log_file() -> Path:
     return data_dir() / "interviewer.log"
+
+
+def ui_state_file() -> Path:
+    """Choices made in the app that outlive it (the theme picked from the palette)."""
+    return data_dir() / "ui-state.json"
+
+
+def screenshots_dir() -> Path:
+    """Where the palette's "Screenshot" saves (Textual's default, ~/Downloads, may not exist)."""
+    return data_dir() / "screenshots"
+
+
+def catalog_cache_file() -> Path:
+    """The home screen's scenario list from the last validation (``interviewer.catalog``)."""
+    return data_dir() / "catalog-cache.json"

@@ -7,6 +7,8 @@ incrementally on open, so a changed note is picked up without a full rebuild.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from knowledge.indexer import IndexReport, KnowledgeIndex, Passage, make_client
@@ -14,6 +16,25 @@ from knowledge.indexer import IndexReport, KnowledgeIndex, Passage, make_client
 _lock = threading.Lock()
 _indexes: dict[str | None, KnowledgeIndex] = {}
 _default_url: str | None = None
+_warming: set[str | None] = set()
+"""Chroma locations a background warm-up is loading (the embedder, then the index) right now."""
+
+
+@contextmanager
+def warming(chroma_url: str | None = None) -> Iterator[None]:
+    """Mark the index as being loaded in the background for the duration (``warming_up``)."""
+    _warming.add(chroma_url)
+    try:
+        yield
+    finally:
+        _warming.discard(chroma_url)
+
+
+def warming_up(chroma_url: str | None = None) -> bool:
+    """True while a background warm-up is still loading this index: a search now would wait
+    seconds for it, so an optional one (a citation) is better skipped."""
+    chroma_url = chroma_url or _default_url
+    return chroma_url in _warming and chroma_url not in _indexes
 
 
 def configure(chroma_url: str | None) -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from interviewer.config import Settings
     from interviewer.domain import InterviewRecord, Scorecard
     from interviewer.store.db import TranscriptStore
+    from tui.screens.calculator_modal import CalculatorMemory
 
 ModelsState = Literal["loading", "ready", "failed"]
 
@@ -111,8 +112,11 @@ class InterviewerApp(App[None]):
         self.resume_id = resume_id
         """An interview to resume straight away (``interviewer --resume ID``)."""
         self._warm_up_started = False
+        self._kept_theme: str | None = None
         self.scenario_titles: dict[str, str] = {}
         """Scenario id → title of the loaded catalog (filled by the home screen)."""
+        self.calculator_memory: CalculatorMemory | None = None
+        """The scratch calculator's last choice and typed values, kept between openings (set on first use)."""
 
     # -- the core: settings, store, entry points -------------------------------------------------
 
@@ -120,13 +124,19 @@ class InterviewerApp(App[None]):
     def core(self) -> Core:
         """Opens the core on first use (from any thread; once)."""
         if self._core is None:
+            opened_here = False
             with self._core_lock:
                 if self._core is None and self._open_core is not None:
                     self._core = self._open_core()
-                    if self._thread_id == threading.get_ident():
-                        self.call_later(self._core_opened)
-                    else:
-                        self.call_from_thread(self._core_opened)
+                    opened_here = True
+            # Announce it after the lock is released: the UI thread may be waiting for the lock
+            # (Enter on a list drawn before the core opened), and call_from_thread waits for the
+            # UI thread, so announcing under the lock deadlocked the app.
+            if opened_here:
+                if self._thread_id == threading.get_ident():
+                    self.call_later(self._core_opened)
+                else:
+                    self.call_from_thread(self._core_opened)
         assert self._core is not None
         return self._core
 
@@ -201,6 +211,10 @@ class InterviewerApp(App[None]):
             os._exit(TERMINAL_LOST_EXIT_CODE)
 
     def _apply_theme(self, name: str) -> None:
+        """The theme chosen in the app last time (kept in the data dir), else the config's."""
+        saved = load_ui_state().get("theme")
+        if isinstance(saved, str) and saved in self.available_themes:
+            name = saved
         if name in self.available_themes:
             self.theme = name
         else:
@@ -208,6 +222,28 @@ class InterviewerApp(App[None]):
             self.notify(
                 f"Unknown theme {name!r} in the config; using {DARK_THEME}.", severity="warning", markup=False
             )
+        self._kept_theme = self.theme
+        self.theme_changed_signal.subscribe(self, self._keep_theme)
+
+    def _keep_theme(self, theme) -> None:
+        """A theme picked in the app (palette, toggle) is the one the next start uses."""
+        if theme.name != self._kept_theme:
+            self._kept_theme = theme.name
+            save_ui_state(theme=theme.name)
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None, time_format: str | None = None) -> str | None:
+        """Screenshots go to the data dir's ``screenshots`` folder (Textual's ~/Downloads may not exist)."""
+        if path is None:
+            from interviewer.locations import screenshots_dir
+
+            folder = screenshots_dir()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                self.notify_error(f"Cannot save the screenshot: {folder}: {error}", title="Screenshot")
+                return None
+            path = str(folder)
+        return super().deliver_screenshot(filename, path, time_format)
 
     def start_warm_up(self) -> None:
         """Load the models in the background (once)."""
@@ -325,13 +361,26 @@ class InterviewerApp(App[None]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
+    def _interview_screen(self):
+        """The interview screen in the stack, even under a modal (the palette, the calculator)."""
+        from tui.screens.interview_screen import InterviewScreen
+
+        return next((screen for screen in reversed(self.screen_stack) if isinstance(screen, InterviewScreen)), None)
+
     def action_home(self) -> None:
-        self.return_home()
+        """Home; from an interview through its leave action, which stores the typed draft first."""
+        interview = self._interview_screen() if "tui.screens.interview_screen" in sys.modules else None
+        if interview is not None:
+            interview.action_leave()
+        else:
+            self.return_home()
 
     async def action_quit(self) -> None:
-        """Quit; asks first when an answer is typed but not sent (it would be lost)."""
-        unsent = getattr(self.screen, "unsent_text", None)
-        if unsent is None or not unsent():
+        """Quit; asks first when an answer is typed but not sent (it is kept as a draft either way)."""
+        interview = self._interview_screen() if "tui.screens.interview_screen" in sys.modules else None
+        if interview is not None:
+            interview.save_draft()
+        if interview is None or not interview.unsent_text():
             self.exit()
             return
         from tui.screens.confirm_modal import ConfirmationModal
@@ -341,7 +390,10 @@ class InterviewerApp(App[None]):
                 self.exit()
 
         self.push_screen(
-            ConfirmationModal("Your answer is not sent yet. Quit anyway? (The interview can be resumed.)", confirm="Quit"),
+            ConfirmationModal(
+                "Your answer is not sent yet. Quit anyway? (It is kept as a draft: resume the interview to send it.)",
+                confirm="Quit",
+            ),
             confirmed,
         )
 
@@ -360,6 +412,35 @@ class InterviewerApp(App[None]):
         screen_commands = getattr(screen, "palette_commands", None)
         if screen_commands is not None:
             yield from screen_commands()
+
+
+def load_ui_state() -> dict:
+    """What ``save_ui_state`` kept; {} when there is nothing (or it cannot be read)."""
+    import json
+
+    from interviewer.locations import ui_state_file
+
+    try:
+        state = json.loads(ui_state_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def save_ui_state(**changes) -> None:
+    """Merge ``changes`` into the UI state file (written whole, then renamed: never half a file)."""
+    import json
+
+    from interviewer.locations import ui_state_file
+
+    path = ui_state_file()
+    state = {**load_ui_state(), **changes}
+    try:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(state, indent=2), encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:  # a read-only data dir costs the remembered choice, nothing else
+        logger.warning("cannot save %s: %s", path, error)
 
 
 def open_core(

@@ -62,12 +62,26 @@ def _engine_warm_up(chroma_url: str | None = None) -> None:
     warm_up(chroma_url)
 
 
-def _shipped_scenarios() -> tuple[list[Scenario], list[RubricError]]:
+def shipped_scenarios() -> tuple[list[Scenario], list[RubricError]]:
     # validate_files keeps the good scenarios when one file is broken, so a bad rubric costs
     # one entry in the list (and a notification) rather than the whole home screen.
+    from interviewer.catalog import write_catalog
+    from interviewer.locations import catalog_cache_file
     from rubrics.loader import shipped_scenario_files, validate_files
 
-    return validate_files(shipped_scenario_files())
+    files = shipped_scenario_files()
+    scenarios, errors = validate_files(files)
+    if not errors:  # with an error, the next launch validates before listing, and says so again
+        write_catalog(catalog_cache_file(), files, scenarios)
+    return scenarios, errors
+
+
+def cached_catalog() -> list | None:
+    """The last validated scenario list, if no shipped file changed since (see ``interviewer.catalog``)."""
+    from interviewer.catalog import read_catalog, scenario_files
+    from interviewer.locations import catalog_cache_file
+
+    return read_catalog(catalog_cache_file(), scenario_files())
 
 
 def _calculators() -> Mapping[str, Callable[..., Any]]:
@@ -110,7 +124,7 @@ class CoreServices:
     """Re-opens an unfinished interview by its id."""
     warm_up: Callable[[], None] = _engine_warm_up
     """Blocking: loads torch, the embedder and the knowledge index. Run in a thread."""
-    load_scenarios: Callable[[], tuple[list[Scenario], list[RubricError]]] = _shipped_scenarios
+    load_scenarios: Callable[[], tuple[list[Scenario], list[RubricError]]] = shipped_scenarios
     calculators: Callable[[], Mapping[str, Callable[..., Any]]] = _calculators
     """Calculator name → function; the scratch form is built from each signature."""
     run_calculator: Callable[..., Any] = _run_calculator

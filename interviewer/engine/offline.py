@@ -18,6 +18,7 @@ from typing import Any
 from interviewer.claims.checker import asks_which_quantity
 from interviewer.domain import Citation, InterviewStatus, Role, Scorecard, Turn, TurnKind, utcnow
 from interviewer.engine.evidence import CriterionHit, EvidenceFinder, TurnAnalysis, content_stems
+from interviewer.engine.export import escape_markdown
 from interviewer.engine.grounding import ground
 from interviewer.engine.scoring import build_scorecard
 from interviewer.engine.text import clean, quote
@@ -332,7 +333,9 @@ class OfflineInterviewer:
             self.state["challenged"].append(wrong["text"])
             self.state["followups"] += 1
             citation = await self._ground(f"{wrong.get('quantity', '')} {wrong['text']}", [])
-            working = "\n".join(f"    {line}" for line in wrong.get("working") or [])
+            # A list, not an indented code block: Markdown wraps list items, while code lines ran off
+            # the right edge of the transcript.
+            working = "\n".join(f"- {escape_markdown(line)}" for line in wrong.get("working") or [])
             text = (
                 f"{prefix}You said “{quote(wrong['text'])}”. I get a different number: {wrong['explanation']}"
                 + (f"\n\nWorking:\n\n{working}" if working else "")
@@ -416,6 +419,12 @@ class OfflineInterviewer:
 
     async def _ground(self, query: str, notes: list[str]) -> Citation | None:
         if not self.grounding:
+            return None
+        from interviewer import retrieval
+
+        if retrieval.warming_up():
+            # An answer in the first seconds after launch: the index is still loading in the
+            # background (seconds), and a citation is not worth keeping the candidate waiting.
             return None
         return await asyncio.to_thread(ground, query, notes)
 

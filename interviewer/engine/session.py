@@ -27,14 +27,17 @@ def warm_up(chroma_url: str | None = None) -> None:
         from interviewer import retrieval
         from interviewer.embeddings import get_embedder
 
-        get_embedder().embed(["warm up"])
-        embed_rubric_criteria()
+        # In the order a first answer needs them: its claim checks, then the embedder and the
+        # index for the reply's citation; the criterion vectors only once the reply is out.
         retrieval.configure(chroma_url)
-        retrieval.open_index()
-        try:
-            import interviewer.claims  # noqa: F401  (imports the calculators)
-        except ImportError:
-            pass
+        with retrieval.warming(chroma_url):  # a reply meanwhile goes out without its citation
+            try:
+                import interviewer.claims  # noqa: F401  (imports the calculators)
+            except ImportError:
+                pass
+            get_embedder().embed(["warm up"])
+            retrieval.open_index()
+        embed_rubric_criteria()
         _warm.set()
 
 

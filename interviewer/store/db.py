@@ -148,6 +148,7 @@ class TranscriptStore:
                 (status.value, _to_iso(utcnow()), scorecard.score, scorecard.model_dump_json(), interview_id),
             )
             db.execute("DELETE FROM scores WHERE interview_id = ?", (interview_id,))
+            db.execute("DELETE FROM drafts WHERE interview_id = ?", (interview_id,))  # nothing left to answer
             db.executemany(
                 "INSERT INTO scores (interview_id, criterion, tier, status, value, evidence_json, rationale) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -155,6 +156,24 @@ class TranscriptStore:
                     for c in scorecard.criteria
                 ],
             )
+
+    def save_draft(self, interview_id: int, text: str) -> None:
+        """Keep the unsent answer of an interview (committed at once); empty text deletes it."""
+        with self._transaction() as db:
+            if text.strip():
+                db.execute(
+                    "INSERT INTO drafts (interview_id, content, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (interview_id) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
+                    (interview_id, text, _to_iso(utcnow())),
+                )
+            else:
+                db.execute("DELETE FROM drafts WHERE interview_id = ?", (interview_id,))
+
+    def draft(self, interview_id: int) -> str:
+        """The unsent answer kept by ``save_draft``, or "" when there is none."""
+        with self._lock:
+            row = self.db.execute("SELECT content FROM drafts WHERE interview_id = ?", (interview_id,)).fetchone()
+        return row[0] if row else ""
 
     def set_status(self, interview_id: int, status: InterviewStatus) -> None:
         with self._transaction() as db:

@@ -170,3 +170,18 @@ def m004_drills(db: sqlite3.Connection) -> None:
         )
         """,
     )
+
+
+@migration
+def m005_drafts(db: sqlite3.Connection) -> None:
+    """The answer being typed in an unfinished interview, so no way out of the app loses it."""
+    _execute_each(
+        db,
+        """
+        CREATE TABLE drafts (
+            interview_id INTEGER PRIMARY KEY REFERENCES interviews(id),
+            content TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    )

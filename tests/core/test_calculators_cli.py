@@ -91,7 +91,6 @@ def test_human_readable_table() -> None:
     ("args", "flag"),
     [
         (["model-states", "--params", "7.5B", "--gpus", "0", "--zero", "3"], "--gpus"),
-        (["model-states", "--params", "7.5B", "--gpus", "8"], "--zero"),
         (["model-states", "--params", "lots", "--gpus", "8", "--zero", "1"], "--params"),
         (["model-states", "--params", "7.5B", "--gpus", "8", "--zero", "5"], "--zero"),
         (["model-states", "--params", "7.5B", "--gpus", "8", "--zero", "1", "--optimizer", "lion"], "--optimizer"),
@@ -130,3 +129,58 @@ def test_unknown_calculator() -> None:
     result = invoke("warp-drive")
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("error: ") and "warp-drive" in result.stderr
+
+
+def test_a_flag_left_out_takes_the_calculators_default_like_the_tui():
+    """Issue #17, item 4: ``calc decode-latency --params 7B --gpu h100`` failed on a missing --dtype
+    that the scratch calculator (built from the same signature) shows as defaulting to fp16."""
+    from interviewer.tools import run_calculator
+
+    without = calc_json("decode-latency", "--params", "7B", "--gpu", "h100")
+    with_default = calc_json("decode-latency", "--params", "7B", "--gpu", "h100", "--dtype", "fp16")
+    assert without["value"] == with_default["value"] == run_calculator("decode-latency", params="7B", gpu="h100").value
+    assert without["breakdown"]["dtype"] == "fp16"
+    # The same rule for every calculator: model-states without --zero is ZeRO-0, as in the TUI.
+    assert calc_json("model-states", "--params", "7.5B", "--gpus", "8")["breakdown"]["zero_stage"] == 0
+
+
+def _stated_default(help_text: str) -> str | None:
+    import re
+
+    if match := re.search(r"\(default ([^)]+?)(?:[:;,][^)]*)?\)", help_text):
+        return match.group(1).strip()
+    if match := re.search(r"([\w.\-]+) \(default\)", help_text):
+        return match.group(1)
+    if match := re.search(r"[Dd]efault ([\w.\-]+)", help_text):
+        return match.group(1).rstrip(".")
+    return None
+
+
+def test_every_default_a_flag_states_is_the_calculators_default():
+    """One default per input: what ``calc NAME --help`` says is what the function (and the TUI) uses."""
+    import inspect
+
+    import typer.main
+
+    from interviewer.tools import CALCULATORS
+
+    group = typer.main.get_command(cli.app).commands["calc"]
+    checked, mismatches = 0, []
+    for name, command in group.commands.items():
+        parameters = inspect.signature(CALCULATORS[name]).parameters
+        for option in command.params:
+            stated = _stated_default(option.help or "")
+            if stated is None or option.name not in {*parameters, "bytes_"}:
+                continue
+            parameter = parameters[option.name.rstrip("_")]
+            assert parameter.default is not inspect.Parameter.empty, f"calc {name} --{option.name}: help states a default, the function has none"
+            actual = parameter.default
+            if actual is None:  # derived from other inputs (--ffn: 4h): the function states it in its working
+                continue
+            if isinstance(actual, float) and actual.is_integer() and "." not in stated:
+                actual = int(actual)
+            if str(actual).lower() != stated.lower():
+                mismatches.append(f"calc {name} {option.opts[0]}: help says {stated!r}, the function uses {actual!r}")
+            checked += 1
+    assert not mismatches
+    assert checked >= 15

@@ -109,6 +109,11 @@ async def test_a_wrong_number_is_challenged_with_the_computed_value(store):
     assert challenge.kind is TurnKind.challenge
     assert "You said" in challenge.text and "160" in challenge.text
     assert challenge.meta.get("citation") is None, "no knowledge index, no citation"
+    # The working is a Markdown list (wrapped on screen), not an indented code block that runs
+    # off the right edge of the transcript (issue #17, item 5).
+    working = challenge.text.split("Working:", 1)[1].strip().split("\n\n")[0].splitlines()
+    assert working and all(line.startswith("- ") for line in working), working
+    assert not any(line.startswith("    ") for line in challenge.text.splitlines())
 
 
 async def test_a_hint_is_given_once_per_step_and_costs_its_penalty(store):
@@ -157,3 +162,23 @@ async def test_the_time_limit_finishes_the_interview(store):
     events = await collect(agent.respond("Attention is quadratic in sequence length."))
     assert any(isinstance(e, ev.InterviewFinished) and e.reason == "time_limit" for e in events)
     assert any(isinstance(e, ev.ScoreReady) for e in events)
+
+
+async def test_a_reply_does_not_wait_for_an_index_that_is_still_warming_up(store, monkeypatch):
+    """Issue #16, item 7: a first answer right after launch waited seconds for the embedder and
+    the index to load for its citation; while a warm-up is loading them, the citation is skipped."""
+    from interviewer import retrieval
+    from interviewer.engine import offline
+
+    searched = []
+    monkeypatch.setattr(offline, "ground", lambda query, notes: searched.append(query) or None)
+    agent = cue_agent(store)
+    agent.grounding = True
+    monkeypatch.setattr(retrieval, "_indexes", {})
+    with retrieval.warming():
+        assert retrieval.warming_up()
+        assert await agent._ground("KV cache size", []) is None
+    assert searched == []  # not even tried: it would have blocked on the loading index
+    assert not retrieval.warming_up()
+    await agent._ground("KV cache size", [])
+    assert searched == ["KV cache size"]  # with no warm-up running, it searches (and waits) as before

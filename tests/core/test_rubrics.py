@@ -168,3 +168,19 @@ def test_no_cue_is_a_literal_number_and_every_criterion_says_what_it_requires(fi
         for cue in criterion["evidence"]:
             alternatives = re.split(r"\|(?![^(]*\))", cue)
             assert not all(_LITERAL_NUMBER.match(a.strip()) for a in alternatives), (criterion["id"], cue)
+
+
+def test_no_model_answer_line_starts_a_list_in_the_middle_of_a_sentence():
+    """A wrapped line that begins with "+ " or "* " renders as a bullet in Markdown and splits the
+    sentence ("(500 prompt • 150 reply)", issue #17, item 5): keep the operator on the line before."""
+    scenarios, errors = validate_files(shipped_scenario_files())
+    assert not errors
+    stray = []
+    for scenario in scenarios:
+        lines = scenario.model_answer.splitlines()
+        for previous, line in zip(lines, lines[1:], strict=False):
+            starts_item = line.lstrip()[:2] in ("+ ", "* ")
+            continues_text = previous.strip() and previous.lstrip()[:2] not in ("+ ", "* ", "- ")
+            if starts_item and continues_text:
+                stray.append(f"{scenario.id}: {line.strip()[:60]}")
+    assert not stray

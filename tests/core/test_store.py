@@ -21,7 +21,7 @@ def test_migrate_blank_db_is_idempotent():
     columns = {row[1] for row in db.execute("PRAGMA table_info(interviews)")}
     assert {"scenario_id", "scenario_hash", "mode", "model", "status", "started_at", "finished_at", "state_json"} <= columns
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")}
-    assert {"interviews", "turns", "scores", "turns_fts", "_migrations"} <= tables
+    assert {"interviews", "turns", "scores", "turns_fts", "drafts", "_migrations"} <= tables
 
 
 def _first_schema_db(path):
@@ -175,3 +175,21 @@ def test_corrupted_database_names_the_path(tmp_path):
     path.write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match=str(path)):
         TranscriptStore(path)
+
+
+def test_a_draft_is_kept_per_interview_replaced_cleared_and_dropped_at_the_finish(tmp_path):
+    store = TranscriptStore(tmp_path / "t.db")
+    first = store.create_interview(scenario_id="moe-routing", scenario_hash="h")
+    second = store.create_interview(scenario_id="moe-routing", scenario_hash="h")
+    assert store.draft(first) == ""
+    store.save_draft(first, "Top-2 gating,\nwith a load-balancing loss")
+    store.save_draft(second, "other")
+    store.save_draft(first, "Top-2 gating,\nwith a load-balancing loss and capacity 1.25")
+    store.close()
+    reopened = TranscriptStore(tmp_path / "t.db")  # committed, so a crash right now keeps it
+    assert reopened.draft(first) == "Top-2 gating,\nwith a load-balancing loss and capacity 1.25"
+    reopened.save_draft(second, "   ")
+    assert reopened.draft(second) == ""
+    reopened.finish(first, _card(50.0))
+    assert reopened.draft(first) == ""
+    reopened.close()

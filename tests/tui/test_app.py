@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
+import time
 
 from textual.command import CommandPalette
 from textual.widgets import Input, Select
@@ -236,6 +238,68 @@ class TestThemes:
             app.action_toggle_theme()
             assert app.theme == "textual-dark"
 
+    async def test_the_theme_chosen_in_the_app_is_kept_after_a_restart(self, store, core, interviewer_home):
+        first = make_app(Settings(theme="textual-dark"), store=store, services=core.services())
+        async with first.run_test() as pilot:
+            await pilot.pause()
+            first.theme = "nord"  # what the palette's theme picker does
+            await pilot.pause()
+        assert json.loads((interviewer_home / "ui-state.json").read_text())["theme"] == "nord"
+        second = make_app(Settings(theme="textual-dark"), store=store, services=core.services())
+        async with second.run_test() as pilot:
+            await pilot.pause()
+            assert second.theme == "nord"
+
+    async def test_starting_on_the_configured_theme_saves_nothing(self, store, core, interviewer_home):
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        async with app.run_test() as pilot:
+            await settle(pilot)
+        assert not (interviewer_home / "ui-state.json").exists()
+
+    async def test_light_theme_titles_and_tags_are_readable(self, store, core):
+        """Issue #17, item 6: side-panel titles and topic tags were about 1.3:1 on the light theme."""
+        from textual.color import Color
+
+        from tui.colors import accent_text
+
+        app = make_app(Settings(theme="textual-light"), store=store, services=core.services())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            app.start_interview(TRAINING_SCENARIO.id, level="senior", mode="offline", time_limit_minutes=None)
+            await settle(pilot)
+            background = app.screen.styles.background
+            for title in app.screen.query(".side-title"):
+                assert contrast(title.styles.color, background) >= 4.5, str(title.render())
+            variables = app.get_css_variables()
+            tag_color = Color.parse(variables[accent_text(app).removeprefix("$")])
+            assert contrast(tag_color, background) >= 4.5
+
+
+def contrast(first, second) -> float:
+    """WCAG contrast ratio of two colors."""
+
+    def luminance(color) -> float:
+        def channel(value: int) -> float:
+            value /= 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+    high, low = sorted([luminance(first), luminance(second)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def test_palette_screenshot_saves_to_the_data_dir_when_downloads_is_missing(app, interviewer_home, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path / "no-downloads-here"))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        app.deliver_screenshot()  # what the palette's "Screenshot" runs
+        await pilot.pause(0.5)
+        await settle(pilot)
+        saved = list((interviewer_home / "screenshots").glob("*.svg"))
+        assert len(saved) == 1
+        assert any("Saved screenshot" in n for n in notifications(app))
+
 
 async def test_ctrl_q_quits_from_the_interview(app):
     async with app.run_test() as pilot:
@@ -282,3 +346,78 @@ def test_terminal_problem_names_the_stream_that_is_not_a_terminal(monkeypatch):
         assert terminal_problem().startswith("the app needs a terminal, but stdin is not one (redirected or closed)")
         monkeypatch.setattr(sys, "__stdout__", devnull)
         assert terminal_problem().startswith("the app needs a terminal, but stdin and stdout are not one")
+
+
+async def test_launch_lists_the_scenarios_before_the_core_opens_and_from_the_cache_after_the_first(
+    store, core, interviewer_home, monkeypatch
+):
+    """Issue #16, item 7: the list no longer waits for the settings, the store and (from the second
+    launch on) the validation of the scenario files; the full load still follows and replaces it."""
+    from rubrics.loader import shipped_scenario_files
+    from tui.app import open_core
+    from tui.widgets.scenario_table import ScenarioTable
+
+    shipped = len(shipped_scenario_files())
+    validations = []
+    import tui.services
+
+    real_shipped = tui.services.shipped_scenarios
+    monkeypatch.setattr(tui.services, "shipped_scenarios", lambda: validations.append(1) or real_shipped())
+
+    async def launch(expect_validation_before_the_core: bool) -> None:
+        release = threading.Event()
+
+        def slow_open_core():
+            release.wait(30)  # the core (settings, store) is still opening while we look
+            services = core.services()
+            services.load_scenarios = tui.services.shipped_scenarios
+            return open_core(Settings(theme="textual-dark"), store=store, services=services)
+
+        validations.clear()
+        app = InterviewerApp(slow_open_core)
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.screen.query_one(ScenarioTable)
+            for _ in range(200):
+                if table.row_count:
+                    break
+                await pilot.pause(0.05)
+            assert table.row_count == shipped and not app.core_is_open
+            assert table.border_title == f"{shipped} scenarios"
+            assert bool(validations) is expect_validation_before_the_core
+            release.set()
+            await settle(pilot)
+            assert app.core_is_open and table.row_count == shipped
+            assert validations  # the full validation ran too (and would report a broken file)
+
+    await launch(expect_validation_before_the_core=True)  # first launch: nothing cached yet
+    assert (interviewer_home / "catalog-cache.json").exists()
+    await launch(expect_validation_before_the_core=False)  # later: the list comes from the cache
+
+
+async def test_enter_on_the_early_list_while_the_core_opens_does_not_deadlock(store, core):
+    """The list is drawn before the core opens; Enter then waits for the core on the UI thread.
+    The core used to announce itself with call_from_thread while holding its lock, which that
+    waiting UI thread could never serve: the app froze (seen in tmux with a cold knowledge index)."""
+    from rubrics.loader import shipped_scenario_files, validate_files
+    from tui.app import open_core
+    from tui.widgets.scenario_table import ScenarioTable
+
+    core.scenarios, _ = validate_files(shipped_scenario_files())  # the early list shows the shipped ones
+    opening = threading.Event()
+
+    def slow_open_core():
+        opening.set()
+        time.sleep(1.0)  # long enough for Enter to arrive while the lock is held
+        return open_core(Settings(theme="textual-dark"), store=store, services=core.services())
+
+    app = InterviewerApp(slow_open_core)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(ScenarioTable)
+        for _ in range(200):
+            if table.row_count and opening.is_set():
+                break
+            await pilot.pause(0.05)
+        assert not app.core_is_open
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"

@@ -15,16 +15,20 @@ from tui.widgets.scenario_table import ScenarioTable
 
 async def test_lists_scenarios_with_kind_topics_and_best_and_last_score(app, store):
     seed_history(store)
-    async with app.run_test(size=(120, 40)) as pilot:
+    # 100 columns: no preview beside the list, so the list has room for a topics column.
+    async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         table = app.screen.query_one(ScenarioTable)
         assert [s.id for s in table.shown_scenarios] == [TRAINING_SCENARIO.id, KV_SCENARIO.id]
-        row = table.get_row(TRAINING_SCENARIO.id)
-        assert row[0] == TRAINING_SCENARIO.title
-        assert row[1] == "design"
-        assert "zero · memory" in str(row[2])
-        assert (str(row[3]), str(row[4])) == ("78.0", "78.0")  # one decimal, as everywhere
-        assert str(table.get_row(KV_SCENARIO.id)[3]) == "—"
+
+        def cell(row: str, column: str) -> str:
+            return str(table.get_cell(row, column))
+
+        assert cell(TRAINING_SCENARIO.id, "title") == TRAINING_SCENARIO.title
+        assert cell(TRAINING_SCENARIO.id, "kind") == "design"
+        assert "zero · memory" in cell(TRAINING_SCENARIO.id, "topics")
+        assert (cell(TRAINING_SCENARIO.id, "best"), cell(TRAINING_SCENARIO.id, "last")) == ("78.0", "78.0")  # one decimal, as everywhere
+        assert cell(KV_SCENARIO.id, "best") == "—"
         recent = app.screen.query_one(InterviewTable)
         assert recent.row_count == 3
         assert app.focused is table
@@ -70,12 +74,17 @@ async def test_enter_on_the_list_starts_with_the_chosen_options(app, core):
         assert (agent.scenario.id, agent.level, agent.mode, agent.time_limit_s) == (KV_SCENARIO.id, "mid", "offline", 45 * 60)
 
 
-async def test_enter_in_the_time_limit_field_starts_too(app, core):
+async def test_enter_in_the_time_limit_field_sets_it_and_goes_back_to_the_list(app, core):
     async with app.run_test() as pilot:
         await settle(pilot)
-        await pilot.press("t", *"30", "enter")
+        await pilot.press("t", *"2", "enter")
         await settle(pilot)
-        assert core.agents[0].time_limit_s == 30 * 60
+        assert screen_name(app) == "HomeScreen"  # Enter there sets the limit; it does not start
+        assert isinstance(app.focused, ScenarioTable)
+        assert any("Time limit: 2 min" in message for message in notifications(app))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert core.agents[0].time_limit_s == 2 * 60
 
 
 async def test_bad_time_limit_is_refused_with_a_warning(app, core):
@@ -185,11 +194,11 @@ async def test_scores_refresh_when_coming_back_home(app, store):
     async with app.run_test() as pilot:
         await settle(pilot)
         table = app.screen.query_one(ScenarioTable)
-        assert str(table.get_row(TRAINING_SCENARIO.id)[3]) == "—"
+        assert str(table.get_cell(TRAINING_SCENARIO.id, "best")) == "—"
         seed_history(store)
         app.screen.on_screen_resume()
         await settle(pilot)
-        assert str(table.get_row(TRAINING_SCENARIO.id)[3]) == "78.0"
+        assert str(table.get_cell(TRAINING_SCENARIO.id, "best")) == "78.0"
 
 
 @pytest.mark.parametrize("width", [80, 120])
@@ -210,3 +219,69 @@ async def test_letter_keys_type_into_the_search_box(app):
         assert app.focused.value == "throughput rlmhq"
         assert screen_name(app) == "HomeScreen"
         assert app.screen.query_one("#level", Select).value == "senior"
+
+
+async def test_search_reads_prompt_and_given_facts_and_the_title_counts_the_matches(app):
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ScenarioTable)
+        assert table.border_title == "2 scenarios"
+        await pilot.press("slash", *"nvlink3")  # only in the training scenario's given facts
+        assert [s.id for s in table.shown_scenarios] == [TRAINING_SCENARIO.id]
+        assert table.border_title == "1 of 2 scenarios"
+        app.focused.value = "4096 tokens"  # only in the KV scenario's prompt
+        await pilot.pause()
+        assert [s.id for s in table.shown_scenarios] == [KV_SCENARIO.id]
+
+
+def test_search_lists_title_and_topic_matches_before_text_matches():
+    from tui.widgets.scenario_table import search
+
+    # "inference" is a topic of the KV scenario; add it to the training scenario's prompt only.
+    prompt_match = TRAINING_SCENARIO.model_copy(update={"prompt": "Plan training and inference."})
+    assert [s.id for s in search([prompt_match, KV_SCENARIO], "inference")] == [KV_SCENARIO.id, TRAINING_SCENARIO.id]
+
+
+async def test_escape_clears_the_search_and_goes_back_to_the_full_list(app):
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ScenarioTable)
+        await pilot.press("slash", *"kv")
+        assert len(table.shown_scenarios) == 1
+        await pilot.press("escape")
+        assert app.focused is table
+        assert app.screen.query_one("#scenario-search", Input).value == ""
+        assert len(table.shown_scenarios) == 2
+        assert table.border_title == "2 scenarios"
+
+
+async def test_level_key_shows_the_change_on_the_control_and_in_a_toast(app):
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await pilot.press("l")
+        level = app.screen.query_one("#level", Select)
+        assert level.value == "mid"
+        assert level.has_class("-changed")
+        assert any("Level: mid" in message for message in notifications(app))
+        labels = [str(label.render()) for label in app.screen.query("#interview-options .option-label")]
+        assert labels == ["Level l", "Mode m", "Limit t"]
+
+
+async def test_shipped_titles_are_readable_in_full_at_120_columns(store, core):
+    """The real catalog's longest titles wrap in their column instead of being cut."""
+    from interviewer.config import Settings
+    from rubrics.loader import shipped_scenario_files, validate_files
+    from tui.app import make_app
+
+    core.scenarios, _ = validate_files(shipped_scenario_files())
+    app = make_app(Settings(theme="textual-dark"), store=store, services=core.services())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(ScenarioTable)
+        assert "topics" not in table.columns  # the preview shows them at this width
+        title_width = table.columns["title"].width
+        for scenario in core.scenarios:
+            row = table.rows[scenario.id]
+            # Words are wrapped whole: enough lines for the whole title at this width.
+            assert row.height >= -(-len(scenario.title) // title_width), scenario.title
+        assert max(len(s.title) for s in core.scenarios) > title_width  # the test really exercises wrapping

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.geometry import Region
 from textual.widgets import Select
 from tui_fakes import KV_SCENARIO, TRAINING_SCENARIO, seed_history
 from tui_helpers import notifications, screen_name, settle
@@ -28,6 +29,17 @@ async def open_interview(pilot, scenario_id: str = TRAINING_SCENARIO.id, **optio
 
 def transcript_text(app) -> str:
     return app.screen.query_one(TranscriptView).plain_text()
+
+
+async def open_calculator(pilot, name: str | None = None):
+    """F4 in the interview; with ``name``, that calculator chosen. Returns the modal."""
+    await pilot.press("f4")
+    await settle(pilot)
+    modal = pilot.app.screen
+    if name is not None:
+        modal.query_one("#calculator-name", Select).value = name
+        await settle(pilot)
+    return modal
 
 
 async def test_full_interview_from_home_to_scorecard(app, core, store):
@@ -128,12 +140,19 @@ async def test_narrow_terminal_hides_the_panel_and_shows_claims_inline(app):
         assert not screen.has_class("-side-visible")
 
 
-async def test_hint_keys(app, core):
+async def test_hint_keys_ask_first(app, core):
     async with app.run_test() as pilot:
         await open_interview(pilot)
         await pilot.press("f2")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"  # a hint costs points: F2 alone does not take one
+        assert "costs" in str(app.screen.query_one("#question").render())
+        await pilot.press("escape")
         await settle(pilot)
-        await pilot.press("ctrl+t")
+        assert core.agents[0].calls == ["start"]
+        await pilot.press("f2", "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+t", "enter")
         await settle(pilot)
         agent = core.agents[0]
         assert agent.calls == ["start", "hint", "hint"]
@@ -141,13 +160,23 @@ async def test_hint_keys(app, core):
         assert any("A hint costs 2 points" in n for n in notifications(app))
 
 
-async def test_skip_keys(app, core):
+async def test_skip_keys_ask_first_and_mark_the_skip_in_the_transcript(app, core):
     async with app.run_test() as pilot:
         screen = await open_interview(pilot)
         await pilot.press("f3")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
+        assert TRAINING_SCENARIO.steps[0].title in str(app.screen.query_one("#question").render())
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.query_one(StepProgress).step_index == 0
+        await pilot.press("f3", "enter")
         await settle(pilot)
         assert screen.query_one(StepProgress).step_index == 1
-        await pilot.press("ctrl+n")
+        skipped = [entry for entry in screen.query(CandidateAnswer) if entry.has_class("-skip")]
+        assert [entry.text for entry in skipped] == ["(skipped)"]
+        assert skipped[0].border_title == "You · skipped"
+        await pilot.press("ctrl+n", "enter")
         await settle(pilot)
         assert screen.query_one(StepProgress).step_index == 2
         assert core.agents[0].calls == ["start", "skip", "skip"]
@@ -251,14 +280,15 @@ async def test_calculator_keys_run_and_insert_into_the_answer(app):
         assert modal.query_one("#calculator-name", Select).value == "kv-cache"
         modal.query_one("#calculator-name", Select).value = "model-states"
         await settle(pilot)
+        assert modal.query_one("#field-params").value == "10B"  # from the scenario's given facts
         modal.query_one("#field-params").focus()
-        await pilot.press(*"10B", "enter")
+        await pilot.press("enter")
         await settle(pilot)
-        assert "160.0 GB" in str(modal.query_one("#calculator-output").render())
+        assert "20.0 GB" in str(modal.query_one("#calculator-output").render())  # the given 8 GPUs
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen_name(app) == "InterviewScreen"
-        assert screen.query_one(AnswerEditor).text == "States need 160.0 GB (149.0 GiB)"
+        assert screen.query_one(AnswerEditor).text == "States need 20.0 GB (18.6 GiB)"
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert screen_name(app) == "CalculatorModal"
@@ -363,27 +393,83 @@ async def test_quitting_with_an_unsent_answer_asks_first(app):
     assert app.return_code == 0
 
 
-async def test_leaving_with_an_unsent_answer_asks_first(app):
+async def test_f9_leaves_without_ending_and_keeps_the_draft(app, core, store):
     async with app.run_test() as pilot:
         screen = await open_interview(pilot)
-        screen.query_one(AnswerEditor).text = "draft"
-        screen.action_leave()
-        await pilot.pause()
-        assert screen_name(app) == "ConfirmationModal"
-        await pilot.press("enter")
+        await pilot.press(*"half a draft")
+        await pilot.press("f9")
         await settle(pilot)
         assert screen_name(app) == "HomeScreen"
+        interview_id = core.agents[0].interview_id
+        assert store.get(interview_id).status == InterviewStatus.active
+        assert store.draft(interview_id) == "half a draft"
+        assert any("unsent answer saved" in n for n in notifications(app))
+        assert screen.is_attached is False
+
+
+async def test_home_from_the_palette_keeps_the_draft_and_resume_brings_it_back(app, core, store):
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"typed, not sent")
+        app.action_home()  # what the palette's "Home" command runs
+        await settle(pilot)
+        assert screen_name(app) == "HomeScreen"
+        interview_id = core.agents[0].interview_id
+        assert store.draft(interview_id) == "typed, not sent"
+        app.resume_interview(interview_id)
+        await settle(pilot)
+        assert app.screen.query_one(AnswerEditor).text == "typed, not sent"
+        assert any("back in the editor" in n for n in notifications(app))
+
+
+async def test_the_draft_is_committed_while_typing_so_a_crash_keeps_it(app, core, interviewer_home):
+    """No way out is taken here: what a crash (or kill -9) would find is what is already committed."""
+    from interviewer.store.db import TranscriptStore
+
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"16 bytes per parameter")
+        await pilot.pause(0.8)  # past the save delay after the last keystroke
+        other = TranscriptStore(interviewer_home / "interviewer.db")  # another connection: only committed data
+        try:
+            assert other.draft(core.agents[0].interview_id) == "16 bytes per parameter"
+        finally:
+            other.close()
+
+
+async def test_a_sent_answer_stays_in_the_draft_until_the_engine_records_it(app, core, store):
+    core.agent_options = {"delay": 1.0}
+    async with app.run_test() as pilot:
+        await open_interview(pilot)
+        interview_id = core.agents[0].interview_id
+        await pilot.press(*"my answer", "ctrl+s")
+        await pilot.pause(0.6)
+        screen = app.screen
+        screen.save_draft()  # what any way out does mid-turn
+        assert store.draft(interview_id) == "my answer"
+        await settle(pilot)
+        assert "my answer" in [turn.text for turn in core.agents[0].turns]
+        assert store.draft(interview_id) == ""
+
+
+async def test_ctrl_q_asks_even_under_a_modal(app):
+    """It once quit at once: with the calculator (or the palette) on top, the screen was the modal."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        await pilot.press(*"half an answer")
+        await open_calculator(pilot)
+        assert screen_name(app) == "CalculatorModal"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmationModal"
 
 
 async def test_calculator_ctrl_r_runs(app):
     async with app.run_test(size=(100, 30)) as pilot:
         await open_interview(pilot)
-        await pilot.press("f4")
-        await settle(pilot)
-        modal = app.screen
-        modal.query_one("#calculator-name", Select).value = "model-states"
-        await settle(pilot)
+        modal = await open_calculator(pilot, "model-states")
         modal.query_one("#field-params").value = "1B"
+        modal.query_one("#field-gpus").value = ""  # not the given 8 GPUs: the default, 1
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert "16.0 GB" in str(modal.query_one("#calculator-output").render())
@@ -426,3 +512,80 @@ async def test_end_during_a_slow_turn_cancels_it_and_scores(app, core):
         await settle(pilot)
         assert screen_name(app) == "ScorecardScreen"
         assert core.agents[0].calls == ["start", "respond", "end"]
+
+
+async def test_calculator_tab_goes_from_the_choice_to_the_first_field_and_keeps_what_is_typed(app):
+    """Issue #17, item 4: Tab used to land on an invisible stop, and the first value typed was lost."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        modal = await open_calculator(pilot)
+        assert modal.query_one("#calculator-name", Select).value == "kv-cache"
+        assert app.focused is modal.query_one("#calculator-name", Select)
+        await pilot.press("tab")
+        assert app.focused is modal.query_one("#field-layers")
+        await pilot.press(*"32")
+        assert modal.query_one("#field-layers").value == "32"
+
+
+async def test_calculator_reopens_on_the_last_one_with_what_was_typed(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        modal = await open_calculator(pilot, "model-states")
+        modal.query_one("#field-zero").value = "3"
+        await pilot.press("escape")
+        await settle(pilot)
+        modal = await open_calculator(pilot)
+        assert modal.query_one("#calculator-name", Select).value == "model-states"
+        assert modal.query_one("#field-zero").value == "3"
+        assert modal.query_one("#field-params").value == "10B"
+
+
+async def test_calculator_fills_in_the_given_facts_and_names_defaults_plainly(app):
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_interview(pilot)
+        modal = await open_calculator(pilot, "model-states")
+        assert (modal.query_one("#field-params").value, modal.query_one("#field-gpus").value) == ("10B", "8")
+        assert "From the scenario's given facts: params, gpus" in str(modal.query_one("#calculator-output").render())
+        assert modal.query_one("#field-zero").placeholder == "default 0"
+        placeholders = [field.placeholder for field in modal.query("#calculator-form Input")]
+        assert not any("None" in text or "'" in text for text in placeholders), placeholders
+        assert "`" not in str(modal.query_one("#calculator-help").render())
+        assert "Enter / Ctrl+R run" in str(modal.query_one("#calculator-dialog").border_subtitle)
+
+
+def test_given_inputs_are_only_what_the_candidate_can_read():
+    from rubrics.loader import shipped_scenario_files, validate_files
+    from tui.screens.calculator_modal import given_inputs
+
+    scenarios = {scenario.id: scenario for scenario in validate_files(shipped_scenario_files())[0]}
+    training = given_inputs(scenarios["train-10b-8gpu"])
+    assert training["params"] == "10B" and training["gpu"] == "A100-40GB" and training["gpus"] == "8"
+    assert "tokens" not in training  # the 200B tokens are the compute-optimal answer, not a given
+    serving = given_inputs(scenarios["serve-2b-p99"])
+    assert serving["params"] == "2B"
+    assert "gpu" not in serving  # the given text offers two GPUs: choosing is the candidate's job
+
+
+def test_a_claim_cut_out_of_a_sentence_is_quoted_with_an_ellipsis():
+    from tui.widgets.claim_card import excerpt
+
+    assert excerpt("and decode of 7B on an A100 takes 6.6 ms per token.") == "…and decode of 7B on an A100 takes 6.6 ms per token."
+    assert excerpt("so  the KV cache is 2 GiB") == "…so the KV cache is 2 GiB"
+    assert excerpt("Llama-2-7B needs 2 GiB of KV cache.") == "Llama-2-7B needs 2 GiB of KV cache."
+
+
+async def test_at_80_columns_the_bar_keeps_the_step_name_and_the_header_keeps_the_level(app, core):
+    long_title = "Fitting the model states, gradients and optimizer states onto eight GPUs"
+    first, second, *rest = TRAINING_SCENARIO.steps  # the fake agent moves on after each answer
+    steps = [first, second.model_copy(update={"title": long_title}), *rest]
+    core.scenarios = [TRAINING_SCENARIO.model_copy(update={"steps": steps}), *core.scenarios[1:]]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_interview(pilot)
+        await pilot.press(*"About 999 GB, I think.", "ctrl+s")
+        await settle(pilot)
+        assert screen.sub_title.startswith("senior · offline · ")  # the end is what a narrow header cuts
+        bar = screen.query_one("#bar-step")
+        first_line = bar.render_lines(Region(0, 0, bar.size.width, 1))[0].text.rstrip()
+        # One line cut with an ellipsis, not wrapped onto a hidden second line at a word boundary.
+        assert first_line.startswith("Step 2/3 · Fitting the model") and first_line.endswith("…"), first_line
+        assert "claims" not in str(screen.query_one("#bar-claims").render())  # the counts only, to leave room

@@ -53,7 +53,7 @@ async def test_full_offline_interview_on_the_real_engine(store, tmp_path, monkey
         assert cards and {card.verdict for card in cards} <= {"correct", "incorrect", "unverifiable"}
         assert any(card.verdict == "correct" for card in cards)
         interview_id = screen.agent.interview_id
-        await pilot.press("f2")  # a real hint
+        await pilot.press("f2", "enter")  # a real hint (F2 asks first)
         await settle(pilot)
         await pilot.press("f10", "enter")
         await settle(pilot)

@@ -352,3 +352,33 @@ async def test_scorecard_lists_misconceptions_with_the_candidates_words():
         await pilot.pause()
         shown = str(pilot.app.query_one("#misconceptions").render())
         assert "Proposes plain data parallelism." in shown and "“Just use plain DDP.”" in shown
+
+
+def test_chart_ticks_never_repeat_a_label():
+    """Issue #17, item 5: at 80×24 the x-axis read "01 Dec" six times."""
+    from datetime import timedelta
+
+    from tui.widgets.score_chart import MAX_X_TICKS, x_ticks
+
+    same_day = [FIXED_START + timedelta(minutes=7 * i) for i in range(9)]
+    ticks, labels = x_ticks(same_day)
+    assert len(set(labels)) == len(labels) <= MAX_X_TICKS
+    assert labels[0] == "09:30"  # one day: times of day, not the date again and again
+    many_days = [FIXED_START + timedelta(hours=5 * i) for i in range(40)]
+    ticks, labels = x_ticks(many_days)
+    assert len(set(labels)) == len(labels) <= MAX_X_TICKS
+    assert labels[0] == "14 Mar" and ticks[0] == many_days[0]
+
+
+async def test_chart_legend_covers_no_point(app, store):
+    """Issue #17, item 5: at 80×24 the legend (top left) hid a score near 100 at the left edge."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        chart = app.screen.query_one(ScoreChart)
+        points = [(TRAINING_SCENARIO.id, FIXED_START, 100.0), (KV_SCENARIO.id, FIXED_START.replace(day=20), 97.0)]
+        chart.show_history(points, {})
+        await pilot.pause()
+        text = str(chart.render())
+        assert text.count("●") == 2, text  # both lone points are drawn with a dot, none under the legend

@@ -86,7 +86,7 @@ class TestInterviewScreen:
         async def run_before(pilot):
             await start_training_interview(pilot)
             await answer(pilot, "Model states: 16 bytes per param,\nso 80 GB for 10B.")
-            await pilot.press("f2")
+            await pilot.press("f2", "enter")
             await settle(pilot)
             pilot.app.screen.query_one("#answer").text = "ZeRO-3 over 8 GPUs"
             await steady(pilot)
@@ -133,7 +133,7 @@ class TestScorecardScreen:
         async def run_before(pilot):
             await start_training_interview(pilot)
             await answer(pilot, "16 bytes per parameter: 160 GB.")
-            await pilot.press("f2")
+            await pilot.press("f2", "enter")
             await settle(pilot)
             await pilot.press("f10", "enter")
             await steady(pilot)

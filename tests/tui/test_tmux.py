@@ -66,3 +66,33 @@ def test_the_app_exits_when_its_terminal_goes_away(sighup, tmp_path, shared_chro
         assert not alive, "the app kept running after its terminal went away"
     finally:
         session.stop()
+
+
+def test_a_typed_draft_survives_kill_9_and_comes_back_on_resume(tmp_path, shared_chroma_dir):
+    """Issue #17, item 8: the draft is stored while typing, so even SIGKILL (no exit code runs) keeps it."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from tmux_session import TmuxApp, app_command, app_env
+
+    env = app_env(tmp_path / "home", shared_chroma_dir)
+    draft = "a draft that must survive kill -9"
+    session = TmuxApp(app_command("cli"), width=120, height=40, env=env)
+    session.start()
+    try:
+        session.wait_for(" scenarios ─", timeout=120)
+        session.keys("Enter")
+        session.wait_for("Question 1 of", timeout=120)
+        session.type(draft)
+        session.wait_for(draft, timeout=20)
+        time.sleep(1.5)  # past the save delay after the last keystroke
+        pid = session.app_pid()
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        session.stop()
+    resumed = TmuxApp([*app_command("cli"), "--resume", "1"], width=120, height=40, env=env)
+    resumed.start()
+    try:
+        resumed.wait_for("Resumed where you left off", timeout=120)
+        resumed.wait_for(draft, timeout=20)  # in the answer editor: nothing else on this screen holds it
+    finally:
+        resumed.stop()

@@ -1,15 +1,19 @@
 """The scratch calculator: run any calculator from a small form without leaving the interview.
 
 The form is built from each calculator's signature (``inspect.signature``), so a new
-calculator shows up here with no UI change. Calculators import torch, so they load and run
-in a thread worker.
+calculator shows up here with no UI change, and a field left empty takes the signature's
+default, as ``interviewer calc`` does. Calculators import torch, so they load and run in a
+thread worker. The form starts on the calculator used last, with the scenario's given facts
+filled in.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from textual import on, work
@@ -24,7 +28,79 @@ NOT_SET = "__not_set__"
 
 
 def first_line(doc: str | None) -> str:
-    return (inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ") if doc else "").strip()
+    """The docstring's first paragraph as plain text (reST ``code`` marks dropped)."""
+    text = (inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ") if doc else "").strip()
+    return re.sub(r"`+([^`]*)`+", r"\1", text)
+
+
+def default_text(default: Any) -> str:
+    """What an empty optional field means, in the user's words rather than Python's."""
+    if default is None:
+        return "optional"
+    if isinstance(default, bool):
+        return f"default {'true' if default else 'false'}"
+    if isinstance(default, float) and default.is_integer():
+        return f"default {int(default)}"
+    return f"default {default}"
+
+
+FACT_INPUTS = {"model": "preset"}
+"""A scenario fact that feeds a calculator input of another name (``model: llama-2-7b`` → preset)."""
+UNPREFILLED_FACTS = {"tokens"}
+"""Facts the candidate is meant to work out (a compute-optimal token count), never filled in."""
+
+
+def _number_spellings(value: float) -> set[str]:
+    number = int(value) if float(value).is_integer() else value
+    spellings = {f"{number}", f"{number:,}"}
+    for scale, suffix in ((1e12, "t"), (1e9, "b"), (1e6, "m"), (1e3, "k")):
+        if abs(value) >= scale:
+            spellings.add(f"{value / scale:g}{suffix}")
+            spellings.add(f"{value / scale:g} {suffix}")
+            break
+    if isinstance(number, float) and number < 1:
+        spellings.add(f"{number * 1000:g} ms")
+    return spellings
+
+
+def _compact_number(value: float) -> str:
+    """``10B`` for 10,000,000,000 (the calculators read that spelling); plain digits below a million."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(value) >= scale and float(f"{value / scale:g}") * scale == value:
+            return f"{value / scale:g}{suffix}"
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+def given_inputs(scenario: Any) -> dict[str, str]:
+    """Calculator inputs from the scenario's facts that its prompt and given facts state.
+
+    Only what the candidate can read: a fact whose value is not in the visible text (the token
+    count a question asks for) is left out, and so is the GPU when the text names several to
+    choose from.
+    """
+    text = " ".join([str(scenario.prompt), *map(str, scenario.given)]).lower()
+    inputs: dict[str, str] = {}
+    for fact, value in dict(scenario.facts).items():
+        if fact in UNPREFILLED_FACTS:
+            continue
+        if isinstance(value, str):
+            if value.lower() not in text:
+                continue
+            shown = value
+        else:
+            if not any(re.search(rf"(?<![\d.,]){re.escape(spelling)}(?![\d])", text) for spelling in _number_spellings(float(value))):
+                continue
+            shown = _compact_number(value)
+        inputs[FACT_INPUTS.get(fact, fact)] = shown
+    if "gpu" in inputs and _gpus_named(text) > 1:
+        del inputs["gpu"]
+    return inputs
+
+
+def _gpus_named(text: str) -> int:
+    from interviewer.tools.hardware import GPUS
+
+    return sum(1 for name in GPUS if name.lower() in text)
 
 
 def field_choices(function: Callable[..., Any], name: str) -> list[str] | None:
@@ -41,6 +117,16 @@ def field_choices(function: Callable[..., Any], name: str) -> list[str] | None:
         if typing.get_origin(arg) is Literal:
             options.extend(str(value) for value in typing.get_args(arg))
     return options or None
+
+
+@dataclass
+class CalculatorMemory:
+    """What the scratch calculator keeps between openings, for the app's whole session."""
+
+    last_used: str | None = None
+    """The calculator chosen last: the dialog reopens on it."""
+    typed: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per calculator, the values typed last time that differ from the scenario's given ones."""
 
 
 class CalculatorModal(ModalScreen[str | None]):
@@ -65,7 +151,7 @@ class CalculatorModal(ModalScreen[str | None]):
         & .field { height: 1; }
         & .field-label { width: 22; color: $text-muted; }
         & .field Input, & .field Select { width: 1fr; }
-        & .field.-invalid .field-label { color: $error; text-style: bold; }
+        & .field.-invalid .field-label { color: $text-error; text-style: bold; }
         & #calculator-result { height: auto; max-height: 8; margin: 1 0 0 0; border-top: solid $foreground 20%; }
         & #calculator-buttons { height: auto; align-horizontal: right; margin: 1 0 0 0; }
         & Button { margin: 0 0 0 1; min-width: 10; }
@@ -75,11 +161,16 @@ class CalculatorModal(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "insert", "Insert result"),
-        Binding("ctrl+r", "run", "Run", show=False),
+        Binding("ctrl+r", "run", "Run", key_display="Enter / Ctrl+R", tooltip="Run (Enter in a field, Ctrl+R anywhere)"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, given: Mapping[str, str] | None = None, memory: CalculatorMemory | None = None) -> None:
+        """``given``: input name → value from the scenario's given facts (``given_inputs``);
+        ``memory``: what the dialog remembers between openings (the app keeps one)."""
         super().__init__()
+        self.given = dict(given or {})
+        self.memory = memory if memory is not None else CalculatorMemory()
+        self._form_name: str | None = None
         self.calculators: Mapping[str, Callable[..., Any]] = {}
         self.result: Any = None
         """The last CalcResult (its value goes into the answer on Ctrl+S)."""
@@ -88,15 +179,17 @@ class CalculatorModal(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="calculator-dialog") as dialog:
             dialog.border_title = "Scratch calculator"
-            dialog.border_subtitle = "Enter run · Ctrl+S insert into answer · Esc close"
+            dialog.border_subtitle = "Enter / Ctrl+R run · Ctrl+S insert into answer · Esc close"
             yield Select([], prompt="Loading calculators…", compact=True, id="calculator-name")
             yield Static("", id="calculator-help")
-            yield VerticalScroll(id="calculator-form")
-            yield VerticalScroll(Static("", id="calculator-output"), id="calculator-result")
+            # Not focus stops: Tab from the calculator goes straight to its first field (an
+            # invisible stop in between swallowed the first value typed).
+            yield VerticalScroll(id="calculator-form", can_focus=False)
+            yield VerticalScroll(Static("", id="calculator-output"), id="calculator-result", can_focus=False)
             with Horizontal(id="calculator-buttons"):
                 yield Button("Close (Esc)", id="close", compact=True)
                 yield Button("Insert (Ctrl+S)", id="insert", disabled=True, compact=True)
-                yield Button("Run (Enter)", id="run", variant="primary", compact=True)
+                yield Button("Run (Enter / Ctrl+R)", id="run", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.load_calculators()
@@ -120,13 +213,16 @@ class CalculatorModal(ModalScreen[str | None]):
         select.set_options([(name, name) for name in sorted(calculators)])
         select.prompt = "Choose a calculator"
         if calculators:
-            select.value = sorted(calculators)[0]
+            last = self.memory.last_used
+            select.value = last if last in calculators else sorted(calculators)[0]
             select.focus()
 
     @on(Select.Changed, "#calculator-name")
     async def _calculator_chosen(self, event: Select.Changed) -> None:
         if event.value is Select.NULL or event.value not in self.calculators:
             return
+        self._remember_inputs()
+        self.memory.last_used = str(event.value)
         await self._build_form(str(event.value))
 
     async def _build_form(self, name: str) -> None:
@@ -134,16 +230,25 @@ class CalculatorModal(ModalScreen[str | None]):
         self.query_one("#calculator-help", Static).update(Content(first_line(function.__doc__)))
         form = self.query_one("#calculator-form", VerticalScroll)
         await form.remove_children()
+        self._form_name = name
+        typed = self.memory.typed.get(name, {})
+        prefilled = []
         rows = []
         for parameter in inspect.signature(function).parameters.values():
             if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
                 continue
             required = parameter.default is inspect.Parameter.empty
             choices = field_choices(function, parameter.name)
+            # What was typed last time wins over the scenario's value, which wins over the default.
+            start = typed.get(parameter.name) or self.given.get(parameter.name)
+            if parameter.name in self.given and parameter.name not in typed:
+                prefilled.append(parameter.name)
             if choices:
                 default = NOT_SET if required else str(parameter.default)
                 if isinstance(parameter.default, bool):
                     default = default.lower()
+                if start is not None and start in choices:
+                    default = start
                 options = [(choice, choice) for choice in choices]
                 widget = Select(
                     options,
@@ -153,11 +258,14 @@ class CalculatorModal(ModalScreen[str | None]):
                     id=f"field-{parameter.name}",
                 )
             else:
-                placeholder = "required" if required else f"default {parameter.default!r}"
-                widget = Input(placeholder=placeholder, compact=True, id=f"field-{parameter.name}")
+                placeholder = "required" if required else default_text(parameter.default)
+                widget = Input(start or "", placeholder=placeholder, compact=True, id=f"field-{parameter.name}")
             rows.append(Horizontal(Label(parameter.name, classes="field-label"), widget, classes="field", id=f"row-{parameter.name}"))
         await form.mount_all(rows)
-        self._show_output(Content(""))
+        if prefilled:
+            self._show_output(Content.from_markup("[dim]From the scenario's given facts: $names[/dim]", names=", ".join(prefilled)))
+        else:
+            self._show_output(Content(""))
         self.result = None
         self.query_one("#insert", Button).disabled = True
 
@@ -215,7 +323,7 @@ class CalculatorModal(ModalScreen[str | None]):
     def _input_error(self, field: str | None, message: str) -> None:
         self.result = None
         self.query_one("#insert", Button).disabled = True
-        self._show_output(Content.from_markup("[$error]✘ $message[/]", message=message))
+        self._show_output(Content.from_markup("[$text-error]✘ $message[/]", message=message))
         if field:
             rows = self.query(f"#row-{field}")
             if rows:
@@ -225,7 +333,7 @@ class CalculatorModal(ModalScreen[str | None]):
     def _show_result(self, result: Any, shown: str) -> None:
         self.result = result
         self.result_text = shown
-        lines = [Content.from_markup("[b $success]= $value[/]", value=shown)]
+        lines = [Content.from_markup("[b $text-success]= $value[/]", value=shown)]
         lines.extend(Content.from_markup("[dim]  $line[/dim]", line=line) for line in result.working)
         if result.source:
             lines.append(Content.from_markup("[i]Source: $source[/i]", source=result.source))
@@ -253,9 +361,22 @@ class CalculatorModal(ModalScreen[str | None]):
 
     def action_insert(self) -> None:
         if self.result is None:
-            self.app.notify("Run the calculator first (Enter).", severity="warning", timeout=2)
+            self.app.notify("Run the calculator first (Enter or Ctrl+R).", severity="warning", timeout=2)
             return
+        self._remember_inputs()
         self.dismiss(self.result_text)
 
+    def _remember_inputs(self) -> None:
+        """Keep what is typed in the form on screen for the next time its calculator is open."""
+        if self._form_name is None:
+            return
+        values = {}
+        for widget in self.query("#calculator-form Input"):
+            name, value = (widget.id or "").removeprefix("field-"), widget.value.strip()
+            if value and value != self.given.get(name):
+                values[name] = value
+        self.memory.typed[self._form_name] = values
+
     def action_close(self) -> None:
+        self._remember_inputs()
         self.dismiss(None)

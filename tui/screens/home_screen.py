@@ -14,6 +14,7 @@ from textual.validation import Number
 from textual.widgets import DataTable, Header, Input, Label, Select, Static
 
 from interviewer.display import format_score
+from tui.colors import accent_text
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.key_footer import KeyFooter
 from tui.widgets.mastery_line import MasteryLine
@@ -64,17 +65,18 @@ class HomeScreen(Screen):
         settings = self.app.core.settings if self.app.core_is_open else None
         yield Header()
         with Horizontal(id="home-top"):
-            yield Input(placeholder="/  search scenarios: title, topic or kind", id="scenario-search", compact=True)
+            yield Input(placeholder="/  search scenarios: title, topic, prompt or given facts", id="scenario-search", compact=True)
             yield ModelsStatus(id="models-status")
         with Horizontal(id="home-main"):
             with Vertical(id="scenario-pane"):
                 yield ScenarioTable(id="scenarios")
                 with Horizontal(id="interview-options"):
-                    yield Label("Level", classes="option-label -first")
+                    # Each label names its key, so a keypress that changes a control is no surprise.
+                    yield Label("Level [b]l[/b]", classes="option-label -first")
                     yield Select(LEVELS, value="senior", allow_blank=False, compact=True, id="level")
-                    yield Label("Mode", classes="option-label")
+                    yield Label("Mode [b]m[/b]", classes="option-label")
                     yield Select(self.app.mode_choices(settings), value=self._default_mode(settings), allow_blank=False, compact=True, id="mode")
-                    yield Label("Limit", classes="option-label")
+                    yield Label("Limit [b]t[/b]", classes="option-label")
                     yield Input(
                         self._default_time_limit(settings),
                         placeholder="none",
@@ -134,6 +136,23 @@ class HomeScreen(Screen):
         app = self.app
         problems: list[str] = []
         scenarios: list[Scenario] = self._scenarios or []
+        if self._scenarios is None and not app.core_is_open:
+            # At launch (the core opens lazily, with the default services): the list first, from
+            # the last validation when no file changed (a file read), else validated now; the
+            # settings and the store (about 0.3 s) are opened after it, for scores and recents.
+            from tui.services import cached_catalog, shipped_scenarios
+
+            cached = cached_catalog()
+            if cached:
+                app.call_from_thread(self._show_catalog, cached, {}, [], [], partial=True)
+            else:
+                try:
+                    scenarios, errors = shipped_scenarios()
+                    problems.extend(str(error) for error in errors)
+                except Exception as error:  # a broken rubric must never take the home screen down
+                    problems.append(f"{type(error).__name__}: {error}")
+                self._scenarios = scenarios
+                app.call_from_thread(self._show_catalog, scenarios, {}, [], [], partial=True)
         if self._scenarios is None:
             # Scenarios do not change while the app runs: parse and validate them once.
             try:
@@ -152,11 +171,18 @@ class HomeScreen(Screen):
                 problems.append(f"Cannot read the transcript database: {error}")
         app.call_from_thread(self._show_catalog, scenarios, stats, recent, problems)
 
-    def _show_catalog(self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str]) -> None:
+    def _show_catalog(
+        self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str], *, partial: bool = False
+    ) -> None:
+        """Fill the list; ``partial``: from the cache, before the scores and recent interviews are read."""
         table = self.query_one(ScenarioTable)
         table.set_catalog(scenarios, stats)
-        table.border_title = f"{len(scenarios)} scenario{'s' if len(scenarios) != 1 else ''}"
+        table.border_title = table.count_title
         self.app.scenario_titles = {scenario.id: scenario.title for scenario in scenarios}
+        if partial:
+            self._update_preview()
+            self.app.start_warm_up()
+            return
         recent_table = self.query_one(InterviewTable)
         recent_table.titles = dict(self.app.scenario_titles)
         recent_table.show(recent)
@@ -173,13 +199,24 @@ class HomeScreen(Screen):
 
     @on(Input.Changed, "#scenario-search")
     def _filter(self, event: Input.Changed) -> None:
-        self.query_one(ScenarioTable).apply_filter(event.value)
+        table = self.query_one(ScenarioTable)
+        table.apply_filter(event.value)
+        table.border_title = table.count_title
         self._update_preview()
 
     @on(Input.Submitted, "#scenario-search")
-    @on(Input.Submitted, "#time-limit")
-    def _submitted(self) -> None:
+    def _search_submitted(self) -> None:
         self.action_start()
+
+    @on(Input.Submitted, "#time-limit")
+    def _time_limit_submitted(self) -> None:
+        """Enter sets the limit and goes back to the list: starting is the list's Enter, not this one."""
+        ok, minutes = self._time_limit()
+        if not ok:
+            return
+        shown = f"{minutes:g} min" if minutes else "none"
+        self.app.notify(f"Time limit: {shown}. Enter on a scenario starts it.", timeout=3)
+        self.action_focus_scenarios()
 
     @on(DataTable.RowSelected, "#scenarios")
     def _scenario_chosen(self) -> None:
@@ -212,11 +249,11 @@ class HomeScreen(Screen):
             Content.from_markup("[b]$title[/b]", title=scenario.title),
             Content.from_markup(
                 "[dim]$kind · $steps steps · $criteria criteria[/dim]",
-                kind=str(scenario.kind.value),
+                kind=str(scenario.kind),
                 steps=str(len(scenario.steps)),
                 criteria=str(len(scenario.criteria)),
             ),
-            Content.from_markup("[$accent]$topics[/]", topics=" · ".join(scenario.topics)),
+            Content.from_markup(f"[{accent_text(self.app)}]$topics[/]", topics=" · ".join(scenario.topics)),
         ]
         if best is not None and last is not None:
             lines.append(Content.from_markup("Best [b]$best[/b] · last [b]$last[/b]", best=format_score(best), last=format_score(last)))
@@ -281,6 +318,10 @@ class HomeScreen(Screen):
         self.set_focus(self.query_one("#scenario-search", Input))
 
     def action_focus_scenarios(self) -> None:
+        """Escape: back to the list; from the search box (or with a search typed), clear the search too."""
+        search = self.query_one("#scenario-search", Input)
+        if search.value and (self.focused is search or isinstance(self.focused, ScenarioTable)):
+            search.value = ""  # Input.Changed refills the list
         self.set_focus(self.query_one(ScenarioTable))
 
     def action_focus_recent(self) -> None:
@@ -292,7 +333,13 @@ class HomeScreen(Screen):
     def action_toggle_level(self) -> None:
         select = self.query_one("#level", Select)
         select.value = "mid" if select.value == "senior" else "senior"
-        self.app.notify(f"Level: {select.value}", timeout=1.5)
+        self._flash(select)
+        self.app.notify(f"Level: {select.value} (l switches it back)", timeout=3)
+
+    def _flash(self, widget: Select) -> None:
+        """Highlight a control a key just changed, so the change is seen where it happened."""
+        widget.add_class("-changed")
+        self.set_timer(1.2, lambda: widget.remove_class("-changed"))
 
     def action_cycle_mode(self) -> None:
         select = self.query_one("#mode", Select)
@@ -301,6 +348,7 @@ class HomeScreen(Screen):
             self.app.notify("Only offline mode: set llm_model in the config to add an LLM interviewer.", timeout=3)
             return
         select.value = modes[(modes.index(select.value) + 1) % len(modes)]
+        self._flash(select)
 
     def palette_commands(self) -> list[SystemCommand]:
         from textual.app import SystemCommand

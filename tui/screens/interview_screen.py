@@ -8,6 +8,7 @@ calculator or start the next answer, and a turn that takes more than a moment sh
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Header, Label, Markdown, Static
+from textual.timer import Timer
+from textual.widgets import Header, Label, Markdown, Static, TextArea
 
 from interviewer.events import (
     CandidateTurnRecorded,
@@ -46,6 +48,11 @@ if TYPE_CHECKING:
 
     from interviewer.domain import InterviewRecord
     from interviewer.engine.protocol import InterviewAgent
+
+logger = logging.getLogger(__name__)
+
+DRAFT_SAVE_DELAY_SECONDS = 0.4
+"""The typed answer is stored this long after the last keystroke (and at once on every way out)."""
 
 SIDE_PANEL_MIN_WIDTH = 100
 """Below this many columns the side panel is hidden (F8 shows it) and claims appear inline."""
@@ -77,11 +84,12 @@ class InterviewScreen(Screen):
 
     BINDINGS = [
         Binding("ctrl+s,ctrl+j", "send", "Send", tooltip="Send the answer (Enter adds a new line)"),
-        Binding("f2,ctrl+t", "hint", "Hint", tooltip="Ask for a hint (costs a few points)"),
-        Binding("f3,ctrl+n", "skip", "Skip", tooltip="Skip the current step"),
+        Binding("f2,ctrl+t", "hint", "Hint", tooltip="Ask for a hint (asks first: it costs a few points)"),
+        Binding("f3,ctrl+n", "skip", "Skip", tooltip="Skip the current step (asks first; marked in the transcript)"),
         Binding("f4,ctrl+o", "calculator", "Calc", tooltip="Scratch calculator"),
         Binding("f10,ctrl+g", "end", "End", tooltip="End the interview and see the scorecard"),
         Binding("f8", "toggle_side_panel", "Panel", tooltip="Show or hide the side panel"),
+        Binding("f9", "leave", "Home", tooltip="Back home without ending; resume it from the recent list"),
         Binding("escape", "focus_editor", "Editor", show=False),
     ]
 
@@ -97,6 +105,10 @@ class InterviewScreen(Screen):
         self._side_override: bool | None = None
         self._claim_counts = {"correct": 0, "incorrect": 0, "unverifiable": 0}
         self._hints = 0
+        self._draft_timer: Timer | None = None
+        self._unrecorded_answer = ""
+        """An answer sent but not yet recorded by the engine: kept in the draft until it is."""
+        self._typed_text = ""
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -127,6 +139,7 @@ class InterviewScreen(Screen):
 
     def on_resize(self) -> None:
         self._update_layout()
+        self._update_claims_bar()
 
     def _update_layout(self) -> None:
         wide = self.size.width >= SIDE_PANEL_MIN_WIDTH
@@ -161,6 +174,7 @@ class InterviewScreen(Screen):
             return
         self.agent = agent
         await self._show_agent(agent)
+        self._restore_draft(agent)
         if agent.finished:
             self._end_turn()
             self.app.call_later(self.app.show_scorecard, agent.scorecard(), self._record(), target_level=agent.level)
@@ -170,7 +184,8 @@ class InterviewScreen(Screen):
     async def _show_agent(self, agent: InterviewAgent) -> None:
         """Steps, the conversation so far (on resume) and the claims already checked."""
         scenario = agent.scenario
-        self.sub_title = f"{scenario.title} · {agent.level} · {agent.mode}"
+        # Level and mode first: a narrow header cuts the end, and the title is in the transcript too.
+        self.sub_title = f"{agent.level} · {agent.mode} · {scenario.title}"
         self.query_one("#side-scenario", Static).update(
             Content.from_markup("[b]$title[/b]\n[dim]$meta[/dim]", title=scenario.title, meta=f"{agent.level} · {agent.mode}")
         )
@@ -222,6 +237,8 @@ class InterviewScreen(Screen):
                     recorded = True
                     if pending is not None:
                         pending.mark_recorded()
+                    self._unrecorded_answer = ""
+                    self.save_draft()
                 elif isinstance(event, HintGiven):
                     self._hints = event.hints_used
                     transcript.add_turn(event.turn)
@@ -256,6 +273,7 @@ class InterviewScreen(Screen):
 
     def _turn_failed(self, action: str, error: Exception, answer: str, pending: CandidateAnswer | None, recorded: bool) -> None:
         message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        self._unrecorded_answer = ""
         if answer and not recorded:
             if pending is not None:
                 pending.remove()
@@ -326,9 +344,11 @@ class InterviewScreen(Screen):
         if not any(counts.values()):
             self.query_one("#bar-claims", Label).update("")
             return
+        # The word "claims" only where there is room: at 80 columns the step's name needs it.
+        prefix = "claims " if self.size.width >= SIDE_PANEL_MIN_WIDTH else ""
         self.query_one("#bar-claims", Label).update(
             Content.from_markup(
-                "claims [$success]✔$ok[/] [$error]✘$bad[/] [$warning]?$unknown[/]",
+                prefix + "[$text-success]✔$ok[/] [$text-error]✘$bad[/] [$text-warning]?$unknown[/]",
                 ok=str(counts["correct"]),
                 bad=str(counts["incorrect"]),
                 unknown=str(counts["unverifiable"]),
@@ -368,20 +388,48 @@ class InterviewScreen(Screen):
         if not self._ready():
             return
         answer = editor.take_text()
+        self._unrecorded_answer = answer
         # Busy from this very frame: a second Ctrl+S while the bubble mounts must not send twice.
         self._begin_turn("respond")
         pending = self.query_one(TranscriptView).add_pending_answer(answer)
         self.run_agent("respond", answer, pending)
 
     def action_hint(self) -> None:
-        if self._ready():
-            self._begin_turn("hint")
-            self.run_agent("hint")
+        """Asks first: a hint costs points, and F2 is easy to hit by accident."""
+        if not self._ready():
+            return
+        penalty = getattr(self.app.settings, "hint_penalty", 0)
+        cost = f"It costs {penalty:g} points." if penalty else "It is noted on the scorecard."
+        self._confirm_then(f"Take a hint for this question? {cost}", "Hint", self._take_hint)
+
+    def _take_hint(self) -> None:
+        self._begin_turn("hint")
+        self.run_agent("hint")
 
     def action_skip(self) -> None:
-        if self._ready():
-            self._begin_turn("skip")
-            self.run_agent("skip")
+        """Asks first (a skipped step scores nothing); the skip is then marked in the transcript."""
+        if not self._ready():
+            return
+        agent = self.agent
+        step = agent.scenario.steps[agent.step_index] if agent and agent.step_index < len(agent.scenario.steps) else None
+        what = f"step {agent.step_index + 1}, “{step.title}”" if agent and step else "this step"
+        self._confirm_then(f"Skip {what}? It counts as not answered.", "Skip step", self._take_skip)
+
+    def _take_skip(self) -> None:
+        self._begin_turn("skip")
+        # The engine stores the skip as the candidate's turn; show it the way a replay does.
+        self.query_one(TranscriptView).mount(CandidateAnswer("(skipped)", kind="skip"))
+        self.run_agent("skip")
+
+    def _confirm_then(self, question: str, confirm: str, then) -> None:
+        from tui.screens.confirm_modal import ConfirmationModal
+
+        def answered(yes: bool | None) -> None:
+            # The turn may have become busy (or finished) while the question was open.
+            if yes and self._ready():
+                then()
+
+        self.app.push_screen(ConfirmationModal(question, confirm=confirm), answered)
 
     def _begin_turn(self, action: str) -> None:
         self._turn_serial += 1
@@ -410,7 +458,7 @@ class InterviewScreen(Screen):
         )
 
     def action_calculator(self) -> None:
-        from tui.screens.calculator_modal import CalculatorModal
+        from tui.screens.calculator_modal import CalculatorMemory, CalculatorModal, given_inputs
 
         def insert(snippet: str | None) -> None:
             if snippet:
@@ -419,7 +467,10 @@ class InterviewScreen(Screen):
                     editor.insert_snippet(snippet)
                 editor.focus()
 
-        self.app.push_screen(CalculatorModal(), insert)
+        given = given_inputs(self.agent.scenario) if self.agent is not None else {}
+        if self.app.calculator_memory is None:
+            self.app.calculator_memory = CalculatorMemory()
+        self.app.push_screen(CalculatorModal(given, memory=self.app.calculator_memory), insert)
 
     def action_toggle_side_panel(self) -> None:
         self._side_override = not self.has_class("-side-visible")
@@ -432,22 +483,59 @@ class InterviewScreen(Screen):
         """What is typed in the editor and not sent (the app asks before quitting over it)."""
         return "" if self.finished else self.query_one(AnswerEditor).text.strip()
 
+    # -- the draft: stored as it is typed, so no way out loses it ----------------------------------
+
+    @on(TextArea.Changed, "#answer")
+    def _draft_changed(self, event: TextArea.Changed) -> None:
+        self._typed_text = event.text_area.text
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(DRAFT_SAVE_DELAY_SECONDS, self.save_draft, name="save-draft")
+
+    def _draft_text(self) -> str:
+        editors = self.query(AnswerEditor)
+        # While the screen is being removed its editor may already be gone: use the last text seen.
+        typed = (editors.first().text if editors else self._typed_text).strip()
+        return "\n\n".join(part for part in (self._unrecorded_answer, typed) if part)
+
+    def save_draft(self) -> None:
+        """Store what is typed (and any answer the engine has not recorded yet) for this interview."""
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+        agent, store = self.agent, self.app.store
+        if agent is None or store is None or agent.interview_id is None:
+            return
+        try:
+            store.save_draft(agent.interview_id, "" if self.finished else self._draft_text())
+        except Exception as error:  # a full disk must not take the interview down: log it and go on
+            logger.warning("could not save the draft of interview %s: %s", agent.interview_id, error)
+
+    def _restore_draft(self, agent: InterviewAgent) -> None:
+        store = self.app.store
+        if agent.finished or store is None or agent.interview_id is None:
+            return
+        try:
+            draft = store.draft(agent.interview_id)
+        except Exception as error:
+            logger.warning("could not read the draft of interview %s: %s", agent.interview_id, error)
+            return
+        editor = self.query_one(AnswerEditor)
+        if draft and not editor.text.strip():
+            editor.text = draft
+            editor.move_cursor(editor.document.end)
+            self.app.notify("Your unsent answer is back in the editor.", timeout=4)
+
+    def on_unmount(self) -> None:
+        self.save_draft()
+
     def action_leave(self) -> None:
-        """Back home; an unfinished interview stays resumable from the recent list."""
-
-        def leave(yes: bool | None = True) -> None:
-            if not yes:
-                return
-            if not self.finished and self.agent is not None:
-                self.app.notify("Interview saved: resume it from the home screen or history.", timeout=3)
-            self.dismiss_to_home()
-
-        if self.unsent_text():
-            from tui.screens.confirm_modal import ConfirmationModal
-
-            self.app.push_screen(ConfirmationModal("Your answer is not sent yet. Leave anyway?", confirm="Leave"), leave)
-        else:
-            leave()
+        """Back home without ending; the interview and the typed draft stay for a resume."""
+        self.save_draft()
+        if not self.finished and self.agent is not None:
+            kept = " and your unsent answer" if self.unsent_text() else ""
+            self.app.notify(f"Interview{kept} saved: resume it from the home screen or history.", timeout=4)
+        self.dismiss_to_home()
 
     def dismiss_to_home(self) -> None:
         self.app.return_home()
@@ -475,5 +563,5 @@ class InterviewScreen(Screen):
             SystemCommand("Scratch calculator", "Run any calculator without leaving the interview (F4)", self.action_calculator),
             SystemCommand("End interview", "Finish now and see the scorecard (F10)", self.action_end),
             SystemCommand("Toggle side panel", "Steps, timer and claim checks (F8)", self.action_toggle_side_panel),
-            SystemCommand("Leave interview", "Back home; resume it later from the recent list", self.action_leave),
+            SystemCommand("Leave interview", "Back home without ending; resume it later from the recent list (F9)", self.action_leave),
         ]

@@ -32,6 +32,20 @@ def format_value(value: Any, unit: str | None, formatter: Callable[[float, str],
     return f"{float(value):.4g} {unit or ''}".strip()
 
 
+_JOINERS = ("and ", "but ", "so ", "or ", "while ", "which ", "then ")
+
+
+def excerpt(text: str) -> str:
+    """The claim's clause as a quote; one cut out of a longer sentence starts with "…", so that
+    "and decode takes 6.6 ms" does not read as a sentence that starts mid-way."""
+    quote = " ".join(text.split()).lstrip(",;: ")
+    if not quote:
+        return quote
+    if quote.lower().startswith(_JOINERS) or quote[0].islower():
+        return "…" + quote
+    return quote
+
+
 class ClaimCard(Vertical):
     """A claim check as the engine reported it (``ClaimChecked.claim``), framed in its verdict's color.
 
@@ -72,7 +86,7 @@ class ClaimCard(Vertical):
         """Claim, values and a collapsible working; the explanation is left to the scorecard."""
         self.add_class(f"-{self.verdict}")
         symbol, label = VERDICT_LABELS.get(self.verdict, ("?", self.verdict))
-        color = {"correct": "$success", "incorrect": "$error"}.get(self.verdict, "$warning")
+        color = {"correct": "$text-success", "incorrect": "$text-error"}.get(self.verdict, "$text-warning")
         self.border_title = Content.from_markup(f"[bold {color}]$symbol $label[/]", symbol=symbol, label=label)
 
     @property
@@ -98,7 +112,7 @@ class ClaimCard(Vertical):
         unit = claim.get("unit")
         parts = [Content.from_markup("[b]$quantity[/b]", quantity=str(claim.get("quantity") or "claim"))]
         if claim.get("text"):
-            quote = " ".join(str(claim["text"]).split())
+            quote = excerpt(str(claim["text"]))
             if self.compact and len(quote) > COMPACT_QUOTE_CHARS:
                 quote = quote[: COMPACT_QUOTE_CHARS - 1].rstrip() + "…"
             parts.append(Content.from_markup("[i]“$text”[/i]", text=quote))

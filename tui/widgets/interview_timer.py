@@ -29,8 +29,8 @@ class InterviewTimer(Widget):
         width: 16;
         text-style: bold;
         content-align-horizontal: right;
-        &.-low { color: $warning; }
-        &.-critical { color: $error; }
+        &.-low { color: $text-warning; }
+        &.-critical { color: $text-error; }
         &.-stopped { color: $text-muted; }
     }
     """

@@ -28,6 +28,13 @@ class KeyFooter(Footer):
             self._recompose_pending = True
             self.call_after_refresh(self._recompose_once)
 
+    COMPACT_BELOW = 100
+    """Narrower than this, keys are drawn closer together, so the interview's keys (F9 Home
+    included) still leave room for F1 Help at 80 columns."""
+
+    def on_resize(self) -> None:
+        self.compact = self.size.width < self.COMPACT_BELOW
+
     async def _recompose_once(self) -> None:
         self._recompose_pending = False
         await self.recompose()

@@ -20,7 +20,7 @@ class ModelsStatus(Static):
         height: 1;
         color: $text-muted;
         padding: 0 1;
-        &.-failed { color: $warning; }
+        &.-failed { color: $text-warning; }
         &.-ready { display: none; }
     }
     """

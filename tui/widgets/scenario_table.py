@@ -25,10 +25,25 @@ def score_text(score: float | None, colors: dict[str, str] | None = None) -> Tex
     return Text(format_score(score), style=colors.get(band, ""), justify="right")
 
 
+def _label_text(scenario: Scenario) -> str:
+    return " ".join([scenario.title, scenario.id, str(scenario.kind), *scenario.topics]).lower()
+
+
+def _full_text(scenario: Scenario) -> str:
+    return " ".join([_label_text(scenario), scenario.prompt, *scenario.given]).lower()
+
+
 def matches(scenario: Scenario, query: str) -> bool:
-    """Every word of the query appears in the title, id, kind or a topic."""
-    haystack = " ".join([scenario.title, scenario.id, str(scenario.kind.value), *scenario.topics]).lower()
+    """Every word of the query appears in the title, id, kind, a topic, the prompt or a given fact."""
+    haystack = _full_text(scenario)
     return all(word in haystack for word in query.lower().split())
+
+
+def search(scenarios: list[Scenario], query: str) -> list[Scenario]:
+    """The scenarios that match, those whose title, kind or topics hold every word first."""
+    words = query.lower().split()
+    found = [scenario for scenario in scenarios if matches(scenario, query)]
+    return sorted(found, key=lambda scenario: not all(word in _label_text(scenario) for word in words))
 
 
 class ScenarioTable(DataTable):
@@ -38,6 +53,9 @@ class ScenarioTable(DataTable):
     """Enter on a row starts it (the home screen handles ``RowSelected``); shown in the footer."""
 
     FIXED_WIDTHS = {"Kind": 7, "Best": 5, "Last": 5}
+    TOPICS_MIN_TABLE_WIDTH = 96
+    """Narrower than this, the topics column is left out (the preview and the search show them)
+    and the title gets its room: a title wraps onto a second line rather than being cut."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
@@ -58,14 +76,17 @@ class ScenarioTable(DataTable):
 
     def _build_columns(self) -> None:
         self._width = self.size.width
-        # Title and topics share what the fixed columns leave (2 cells of padding per column).
-        flexible = max(self._width - sum(self.FIXED_WIDTHS.values()) - 5 * 2 - 1, 30)
-        title_width = max(20, int(flexible * 0.68))
-        topics_width = max(10, flexible - title_width)
+        # Title and topics share what the fixed columns leave (2 cells of padding per column,
+        # and one for the scrollbar gutter).
+        with_topics = self._width >= self.TOPICS_MIN_TABLE_WIDTH
+        columns = 5 if with_topics else 4
+        flexible = max(self._width - sum(self.FIXED_WIDTHS.values()) - columns * 2 - 2, 20)
+        title_width = max(20, int(flexible * 0.68)) if with_topics else flexible
         self.clear(columns=True)
         self.add_column("Scenario", width=title_width, key="title")
         self.add_column("Kind", width=self.FIXED_WIDTHS["Kind"], key="kind")
-        self.add_column("Topics", width=topics_width, key="topics")
+        if with_topics:
+            self.add_column("Topics", width=max(10, flexible - title_width), key="topics")
         self.add_column(Text("Best", justify="right"), width=self.FIXED_WIDTHS["Best"], key="best")
         self.add_column(Text("Last", justify="right"), width=self.FIXED_WIDTHS["Last"], key="last")
 
@@ -80,7 +101,7 @@ class ScenarioTable(DataTable):
 
     @property
     def shown_scenarios(self) -> list[Scenario]:
-        return [s for s in self.scenarios if matches(s, self.query_text)]
+        return search(self.scenarios, self.query_text)
 
     def _fill(self) -> None:
         keep = self.highlighted_id
@@ -88,16 +109,22 @@ class ScenarioTable(DataTable):
         colors = _theme_colors(self)
         for scenario in self.shown_scenarios:
             best, last = self.stats.get(scenario.id, (None, None))
-            self.add_row(
-                scenario.title,
-                str(scenario.kind.value),
-                Text(" · ".join(scenario.topics), style="italic"),
-                score_text(best, colors),
-                score_text(last, colors),
-                key=scenario.id,
-            )
+            cells = [Text(scenario.title), str(scenario.kind)]
+            if "topics" in self.columns:
+                cells.append(Text(" · ".join(scenario.topics), style="italic", overflow="ellipsis", no_wrap=True))
+            cells += [score_text(best, colors), score_text(last, colors)]
+            # height=None: a title longer than its column wraps onto a second line.
+            self.add_row(*cells, key=scenario.id, height=None)
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep))
+
+    @property
+    def count_title(self) -> str:
+        """"12 scenarios", or "1 of 12 scenarios" while a search narrows the list."""
+        total = len(self.scenarios)
+        noun = f"scenario{'s' if total != 1 else ''}"
+        shown = len(self.shown_scenarios)
+        return f"{shown} of {total} {noun}" if self.query_text.strip() else f"{total} {noun}"
 
     @property
     def highlighted_id(self) -> str | None:

@@ -14,6 +14,21 @@ POINTS_PER_SCENARIO = 30
 ScorePoint = tuple[str, datetime, float]
 
 
+def x_ticks(stamps: list[datetime]) -> tuple[list[datetime], list[str]]:
+    """At most ``MAX_X_TICKS`` ticks, none with the same label: days ("01 Dec"), or times of day
+    ("09:30") when every score is from one day (six ticks all reading "01 Dec" said nothing)."""
+    local = [stamp.astimezone() for stamp in stamps]
+    one_day = len({stamp.date() for stamp in local}) <= 1
+    label_format = "%H:%M" if one_day else "%d %b"
+    firsts: dict[str, datetime] = {}
+    for stamp, shown in zip(stamps, local, strict=True):
+        firsts.setdefault(shown.strftime(label_format), stamp)
+    labels = list(firsts)
+    step = max(1, -(-len(labels) // MAX_X_TICKS))
+    chosen = labels[::step]
+    return [firsts[label] for label in chosen], chosen
+
+
 class ScoreChart(PlotextPlot):
     """Plots ``TranscriptStore.score_history`` rows: (scenario id, finished at, score)."""
 
@@ -66,7 +81,16 @@ class ScoreChart(PlotextPlot):
                 plt.scatter(xs, ys, marker="●")
         shown = {x for series in by_scenario.values() for x, _ in series}
         stamps = sorted({point[1] for point in self.points if point[1].timestamp() in shown})
-        step = max(1, len(stamps) // MAX_X_TICKS + (1 if len(stamps) % MAX_X_TICKS else 0))
-        ticks = stamps[::step]
-        plt.xticks([t.timestamp() for t in ticks], [t.astimezone().strftime("%d %b") for t in ticks])
+        ticks, labels = x_ticks(stamps)
+        plt.xticks([t.timestamp() for t in ticks], labels)
+        # Room above 100 for the legend (one row per line, top left), so it covers no point.
+        plot_rows = max(self.size.height - 5, 4)
+        legend_rows = min(len(by_scenario), plot_rows - 2)
+        plt.ylim(0, 100 * plot_rows / max(plot_rows - legend_rows, 1))
+        plt.yticks([0, 25, 50, 75, 100])
         self.refresh()
+
+    def on_resize(self) -> None:
+        # The legend's headroom depends on the height.
+        if self._drawn and self.points:
+            self._draw()

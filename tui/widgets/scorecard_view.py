@@ -71,7 +71,7 @@ class CriterionRow(Static):
         if criterion.rationale:
             lines.append(Content.from_markup("[dim]  $rationale[/dim]", rationale=criterion.rationale))
         if criterion.notes and status != "met":
-            lines.append(Content.from_markup("  [$accent]Study:[/] $notes", notes=", ".join(criterion.notes)))
+            lines.append(Content.from_markup("  [$text-accent]Study:[/] $notes", notes=", ".join(criterion.notes)))
         return Content("\n").join(lines)
 
 
@@ -83,11 +83,11 @@ class ScorecardView(VerticalScroll):
         height: 1fr;
         padding: 0 1;
         & #score-summary { height: auto; margin: 1 0 1 0; }
-        & #total { width: auto; color: $accent; margin: 0 2 0 0; }
+        & #total { width: auto; color: $text-accent; margin: 0 2 0 0; }
         & #score-meta { width: auto; padding: 1 2 0 0; }
         & #tiers { width: 38; height: auto; }
         & .tier { width: 38; height: 1; }
-        & .section-title { text-style: bold; color: $accent; margin: 1 0 0 0; border-bottom: solid $accent 40%; width: 1fr; }
+        & .section-title { text-style: bold; color: $text-accent; margin: 1 0 0 0; border-bottom: solid $accent 40%; width: 1fr; }
         & .bullets { height: auto; padding: 0 1; }
         & Collapsible { margin: 1 0 0 0; }
     }
@@ -115,7 +115,7 @@ class ScorecardView(VerticalScroll):
                 Content("\n").join(
                     [
                         Content.from_markup("[b]/ 100[/b]"),
-                        *(Content.from_markup("[$accent]$label[/]", label=label) for label in level_labels(self.target_level, card.level)),
+                        *(Content.from_markup("[$text-accent]$label[/]", label=label) for label in level_labels(self.target_level, card.level)),
                         Content.from_markup("[dim]$mode[/dim]", mode=f"mode: {card.mode}"),
                     ]
                 ),

@@ -8,6 +8,8 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Label, ProgressBar, Static
 
+from tui.colors import accent_text
+
 
 class StepProgress(Vertical):
     """Steps done ✔, the current one ▶ with its question, the ones to come ○."""
@@ -60,9 +62,9 @@ class StepProgress(Vertical):
         lines = []
         for position, name in enumerate(self.step_titles):
             if position < index:
-                lines.append(Content.from_markup("[$success]✔[/] [dim]$name[/dim]", name=name))
+                lines.append(Content.from_markup("[$text-success]✔[/] [dim]$name[/dim]", name=name))
             elif position == index:
-                lines.append(Content.from_markup("[$accent]▶[/] [b]$name[/b]", name=name))
+                lines.append(Content.from_markup(f"[{accent_text(self.app)}]▶[/] [b]$name[/b]", name=name))
             else:
                 lines.append(Content.from_markup("[dim]○ $name[/dim]", name=name))
         self.query_one("#step-list", Static).update(Content("\n").join(lines))
