@@ -1,16 +1,17 @@
-"""The ``interviewer`` command line: the TUI with no arguments, and scriptable subcommands.
+"""The ``interviewer`` command line: scriptable subcommands, and the root options of the TUI.
 
-Subcommands live in ``interviewer/cli_*.py`` modules that each register themselves on ``app``;
-this module stays small so ``interviewer --help`` and the TUI start fast. ``app`` is built on
-first access (PEP 562 ``__getattr__``): plain ``interviewer`` starts the TUI without importing
-Typer at all.
+Subcommands live in ``interviewer/cli_*.py`` modules, each with a ``register(app)`` that this
+module calls explicitly (they import ``cli_base``, never this module: no cycle). This module stays
+small so ``interviewer --help`` starts fast; ``app`` is built on first access (PEP 562
+``__getattr__``). The console script is ``tui.entry.cli``: plain ``interviewer`` starts the TUI
+without importing Typer at all, and this package never imports the TUI.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import typer
@@ -44,35 +45,31 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """Exit with a clear one-line error on stderr (never a traceback)."""
-    import typer
-
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def print_json(payload: Any) -> None:
-    import typer
-
-    typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+_registered = False
 
 
 def _register_subcommands() -> None:
-    from interviewer import cli_calc, cli_check, cli_content, cli_interview, cli_llm  # noqa: F401  (each registers on app)
+    """Each subcommand module adds its commands to the one app, in the order ``--help`` lists them."""
+    from interviewer import cli_calc, cli_check, cli_content, cli_interview, cli_llm
+
+    global _registered
+    if _registered:
+        return
+    app = typer_app()
+    for module in (cli_calc, cli_check, cli_content, cli_interview, cli_llm):
+        module.register(app)
+    _registered = True
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, *, launch_app: Callable[..., None] | None = None) -> None:
+    """The subcommands (``interviewer interview ...``); with no command, the root's options then
+    ``launch_app`` (the console script in ``tui.entry`` passes it, so this package never imports the TUI)."""
+    from interviewer import cli_base
     from interviewer.logs import setup_logging
 
+    if launch_app is not None:
+        cli_base.APP_LAUNCHER = launch_app
     args = sys.argv[1:] if argv is None else argv
     setup_logging()
-    if not args:
-        # The common case goes straight to the app: Typer, the subcommand modules and the
-        # settings would cost about 0.3 s before the first screen (the app opens them later).
-        from tui.app import run_app
-
-        run_app()
-        return
     _register_subcommands()
     typer_app()(args=args, prog_name="interviewer")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from interviewer.cli import app, fail, print_json
+from interviewer.cli_base import fail, print_json
 from interviewer.cli_help import Typer
 
 llm_app = Typer(
@@ -15,7 +15,6 @@ llm_app = Typer(
     ),
     no_args_is_help=True,
 )
-app.add_typer(llm_app, name="llm")
 
 ENDPOINT_FAILED = 1
 """Exit code when the endpoint does not give a usable reply (2 stays for usage and config errors)."""
@@ -50,3 +49,8 @@ def check(
         fail(result.problem, ENDPOINT_FAILED)
     reply = result.reply if len(result.reply) <= 80 else result.reply[:79] + "…"
     typer.echo(f"ok: model '{result.model}' at {endpoint_url(settings)} replied in {result.seconds:.2f} s: {reply!r}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.add_typer(llm_app, name="llm")

@@ -61,10 +61,23 @@ def require_model(settings: Settings) -> str:
     return settings.llm_model
 
 
-def make_chat_model(settings: Settings, *, streaming: bool, temperature: float | None = None) -> BaseChatModel:
+def make_chat_model(
+    settings: Settings,
+    *,
+    streaming: bool,
+    temperature: float | None = None,
+    timeout: float | None = None,
+    max_retries: int | None = None,
+    extra_body: dict[str, Any] | None = None,
+) -> BaseChatModel:
     """A ``ChatOpenAI`` for the configured endpoint. Retries with exponential backoff (and the
     server's ``Retry-After``) on timeouts, 429s and 5xx are the openai client's own, bounded by
-    ``llm_max_retries``; ``llm_timeout`` bounds each request and each gap between streamed chunks."""
+    ``llm_max_retries``; ``llm_timeout`` bounds each request and each gap between streamed chunks.
+
+    The reply cap goes out as ``max_tokens`` in the body: LangChain would send its ``max_tokens``
+    as ``max_completion_tokens``, which Ollama ignores, while every OpenAI-compatible server
+    (OpenAI's non-reasoning models included) honours ``max_tokens``. Streams ask for ``usage`` so
+    the budget can see what the server counted."""
     from langchain_openai import ChatOpenAI
 
     return ChatOpenAI(
@@ -72,9 +85,11 @@ def make_chat_model(settings: Settings, *, streaming: bool, temperature: float |
         base_url=endpoint_url(settings),
         api_key=_api_key(settings),
         temperature=settings.llm_temperature if temperature is None else temperature,
-        timeout=settings.llm_timeout,
-        max_retries=settings.llm_max_retries,
+        timeout=settings.llm_timeout if timeout is None else timeout,
+        max_retries=settings.llm_max_retries if max_retries is None else max_retries,
         streaming=streaming,
+        stream_usage=streaming,
+        extra_body={"max_tokens": settings.llm_max_tokens, **(extra_body or {})},
     )
 
 
@@ -112,7 +127,59 @@ def _status_message(exc: Any) -> str:
     return str(getattr(exc, "message", "") or exc)
 
 
+CONTEXT_FIX = (
+    "raise the server's context and set llm_context_tokens to it (Ollama: OLLAMA_CONTEXT_LENGTH=8192; "
+    "vLLM: --max-model-len 8192; llama.cpp: -c 8192; LM Studio: the model's context length)"
+)
+
+KNOWN_MISCONFIGURATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"does not support tools", re.IGNORECASE),
+        "this model cannot call tools: pull a tool-capable one (e.g. `ollama pull qwen2.5:7b` or `llama3.1:8b`) and pass it with --llm",
+    ),
+    (
+        re.compile(r"enable-auto-tool-choice|auto\W+tool choice requires", re.IGNORECASE),
+        "start vLLM with --enable-auto-tool-choice --tool-call-parser <parser for the model> (hermes for Qwen2.5, llama3_json for Llama 3.1)",
+    ),
+    (re.compile(r"--jinja|requires\s+jinja", re.IGNORECASE), "start llama.cpp's server with --jinja, so tools go through the model's chat template"),
+    (
+        re.compile(r"maximum context length|context (?:length|size|window)|exceeds? the available context|prompt is too long|too many tokens", re.IGNORECASE),
+        CONTEXT_FIX,
+    ),
+)
+"""Server messages for the usual misconfigurations of local servers, and the fix for each."""
+
+
+def misconfiguration_fix(message: str) -> str | None:
+    return next((fix for pattern, fix in KNOWN_MISCONFIGURATIONS if pattern.search(message)), None)
+
+
+def is_permanent(exc: BaseException) -> bool:
+    """A fault that will not heal during this interview (no point asking again next turn)."""
+    import openai
+
+    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError, NoModelConfigured)):
+        return True
+    if type(exc).__name__ == "ContextOverflow":
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        fix = misconfiguration_fix(_status_message(exc))
+        return fix is not None and fix != CONTEXT_FIX  # a long history can shrink again; a missing tool parser cannot
+    return False
+
+
 def describe_endpoint_error(exc: BaseException, settings: Settings) -> str:
+    """One plain sentence: what went wrong with the endpoint, naming the URL or the model, and the
+    fix when the server's message is a known misconfiguration."""
+    text = _describe(exc, settings)
+    import openai
+
+    if isinstance(exc, openai.APIStatusError) and (fix := misconfiguration_fix(_status_message(exc))):
+        text += f". Fix: {fix}"
+    return text
+
+
+def _describe(exc: BaseException, settings: Settings) -> str:
     """One plain sentence: what went wrong with the endpoint, naming the URL or the model."""
     import openai
 
