@@ -29,9 +29,11 @@ def check(
     llm: str | None = typer.Option(None, "--llm", metavar="MODEL", help="Model name, e.g. gpt-4o-mini or llama3.1:8b."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Send one real chat request; exit 0 when a non-empty reply comes back, else say what is wrong."""
+    """Send the interview's real first-turn request (full prompt, tools, streaming); exit 0 when a complete
+    reply comes back, else say what is wrong and how to fix it."""
     from interviewer.config import ConfigError, load_settings
-    from interviewer.llm.client import NoModelConfigured, check_endpoint, endpoint_url, require_model
+    from interviewer.llm.check import check_endpoint
+    from interviewer.llm.client import NoModelConfigured, endpoint_url, require_model
 
     root = ctx.find_root().obj or {}  # `interviewer --llm M --base-url U llm check` works too
     try:

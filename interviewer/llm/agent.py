@@ -35,7 +35,7 @@ from interviewer.engine.offline import OfflineInterviewer
 from interviewer.engine.session import InterviewSession, SessionState
 from interviewer.engine.text import clean
 from interviewer.events import Event, InterviewerMessage, InterviewFinished, Notice, ScoreReady, TokenDelta
-from interviewer.llm.budget import fit_history, request_tokens, tool_schemas, undercount_warning
+from interviewer.llm.budget import fit_history, fit_round, request_tokens, tool_schemas, undercount_warning
 from interviewer.llm.client import LLMEndpointError, describe_endpoint_error, is_permanent, make_chat_model
 from interviewer.llm.prompts import interviewer_system_prompt, transcript_messages
 from interviewer.llm.stream import StreamFilter, parse_text_tool_calls
@@ -63,6 +63,54 @@ class LLMReplyError(LLMEndpointError):
 
 class TurnDeadline(LLMEndpointError):
     """The turn took longer than ``llm_turn_timeout`` in all."""
+
+
+@dataclass
+class Round:
+    """One model call of a turn, as it streamed."""
+
+    sent: int
+    """Estimated prompt tokens of the request."""
+    hygiene: StreamFilter = field(default_factory=StreamFilter)
+    aggregate: AIMessageChunk | None = None
+    finish: str | None = None
+    raw_calls: list[dict[str, Any]] = field(default_factory=list)
+    """Tool calls as streamed, assembled here rather than by LangChain, which merges every delta
+    that shares an index: Ollama sends parallel calls all at index 0 (each whole, with its own id),
+    and some servers repeat the name in every delta ("next_questionnext_question")."""
+    _open: dict[Any, dict[str, Any]] = field(default_factory=dict)
+
+    def add_tool_chunks(self, chunks: list[dict[str, Any]]) -> None:
+        for chunk in chunks:
+            index, call_id, name = chunk.get("index"), chunk.get("id"), chunk.get("name") or ""
+            current = self._open.get(index)
+            if current is None or (call_id and current["id"] and call_id != current["id"]):
+                current = {"index": index, "id": call_id, "name": name, "args": chunk.get("args") or ""}
+                self.raw_calls.append(current)
+                self._open[index] = current
+                continue
+            if name and name != current["name"]:
+                current["name"] += name  # a name split over deltas; the same name again is a repeat
+            current["id"] = current["id"] or call_id
+            current["args"] += chunk.get("args") or ""
+
+    @property
+    def server_count(self) -> int | None:
+        usage = getattr(self.aggregate, "usage_metadata", None) or {}
+        return usage.get("input_tokens")
+
+    def undercount(self, context_tokens: int) -> str | None:
+        return undercount_warning(self.sent, self.server_count, context_tokens)
+
+    def raise_unless_complete(self, model_name: str, *, strict: bool) -> None:
+        if self.aggregate is None:
+            raise LLMReplyError(f"empty reply from model '{model_name}' (the stream carried nothing)")
+        if self.finish == "length":
+            raise LLMReplyError(f"the reply from model '{model_name}' was cut off (finish_reason=length)")
+        if self.finish == "content_filter":
+            raise LLMReplyError(f"the endpoint's content filter stopped the reply from model '{model_name}'")
+        if self.finish is None and strict:
+            raise LLMReplyError(f"the stream from model '{model_name}' ended before the reply was complete")
 
 
 @dataclass
@@ -190,8 +238,8 @@ class LLMInterviewer:
         async for event in self._llm_reply(analysis, claims):
             yield event
 
-    def _request(self, toolbox: TurnToolbox, analysis: TurnAnalysis, claims: list[dict], must_move_on: bool) -> list[BaseMessage]:
-        """The turn's first request, fitted into the context budget."""
+    def first_request(self, toolbox: TurnToolbox, analysis: TurnAnalysis, claims: list[dict], must_move_on: bool = False) -> list[BaseMessage]:
+        """The turn's first request (system prompt and history), fitted into the context budget."""
         from langchain_core.messages import SystemMessage
 
         session = self.session
@@ -228,7 +276,7 @@ class LLMInterviewer:
         toolbox = TurnToolbox(session, allow_next_question=not must_move_on)
         streamed = _Streamed()
         try:
-            messages = self._request(toolbox, analysis, claims, must_move_on)
+            messages = self.first_request(toolbox, analysis, claims, must_move_on)
             async for event in self._converse(messages, toolbox, streamed):
                 yield event
             if not streamed.text.strip() and not (must_move_on or toolbox.next_question_requested):
@@ -293,62 +341,27 @@ class LLMInterviewer:
         it arrives (and a notice when the server seems to have truncated the prompt)."""
         from langchain_core.messages import AIMessage, ToolMessage
 
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.llm_turn_timeout
+        deadline = asyncio.get_running_loop().time() + self.settings.llm_turn_timeout
         tools = toolbox.tools()
         by_name = {tool.name: tool for tool in tools}
         schemas = tool_schemas(tools)
-        model = self._model().bind_tools(tools)
+        model = self.chat_model().bind_tools(tools)
         malformed_rounds = 0
         for round_index in range(MAX_TOOL_ROUNDS):
-            aggregate: AIMessageChunk | None = None
-            finish: str | None = None
-            hygiene = StreamFilter()
+            sent = fit_round(messages, schemas=schemas, context_tokens=self.settings.llm_context_tokens, reply_tokens=self.settings.llm_max_tokens)
+            current = Round(sent=sent)
             separate = bool(streamed.text.strip())
-            sent = request_tokens(messages, schemas=schemas)
-            stream = model.astream(messages).__aiter__()
-            while True:
-                remaining = deadline - loop.time()
-                if remaining <= 0:
-                    await stream.aclose()
-                    raise TurnDeadline(f"model '{self.model_name}' took longer than llm_turn_timeout ({self.settings.llm_turn_timeout:g} s)")
-                try:
-                    chunk = await asyncio.wait_for(stream.__anext__(), remaining)
-                except StopAsyncIteration:
-                    break
-                except TimeoutError:
-                    await stream.aclose()
-                    raise TurnDeadline(
-                        f"model '{self.model_name}' took longer than llm_turn_timeout ({self.settings.llm_turn_timeout:g} s)"
-                    ) from None
-                aggregate = chunk if aggregate is None else aggregate + chunk
-                # The last non-empty finish_reason: servers repeat it, or send it on a content chunk,
-                # and LangChain concatenates the repeats ("lengthlength").
-                finish = (chunk.response_metadata or {}).get("finish_reason") or finish
-                piece = hygiene.feed(chunk.text)
-                if piece:
-                    if separate:
-                        piece, separate = f"\n\n{piece.lstrip()}", False
-                    streamed.text += piece
-                    yield TokenDelta(piece)
-            tail = hygiene.close()
-            if tail:
+            async for piece in self.stream_round(model, messages, current, deadline):
                 if separate:
-                    tail = f"\n\n{tail.lstrip()}"
-                streamed.text += tail
-                yield TokenDelta(tail)
+                    piece, separate = f"\n\n{piece.lstrip()}", False
+                streamed.text += piece
+                yield TokenDelta(piece)
+            hygiene = current.hygiene
             streamed.private += hygiene.private
-            if aggregate is None:
-                raise LLMReplyError(f"empty reply from model '{self.model_name}' (the stream carried nothing)")
-            if (warning := self._undercount(sent, aggregate)) is not None:
+            if (warning := self._undercount(current)) is not None:
                 yield warning
-            if finish == "length":
-                raise LLMReplyError(f"the reply from model '{self.model_name}' was cut off (finish_reason=length)")
-            if finish == "content_filter":
-                raise LLMReplyError(f"the endpoint's content filter stopped the reply from model '{self.model_name}'")
-            if finish is None and self._strict_stream:
-                raise LLMReplyError(f"the stream from model '{self.model_name}' ended before the reply was complete")
-            calls, malformed = _tool_calls(aggregate, round_index)
+            current.raise_unless_complete(self.model_name, strict=self._strict_stream)
+            calls, malformed = _tool_calls(current, round_index)
             if not calls and not malformed and hygiene.tool_texts:
                 calls, malformed = _text_tool_calls(hygiene.tool_texts, round_index)
             if not calls and not malformed:
@@ -377,6 +390,34 @@ class LLMInterviewer:
                 )
         raise LLMReplyError(f"model '{self.model_name}' kept calling tools without replying ({MAX_TOOL_ROUNDS} rounds)")
 
+    async def stream_round(self, model: Any, messages: list[BaseMessage], current: Round, deadline: float) -> AsyncIterator[str]:
+        """One model call, streamed under the turn's deadline; yields the text the candidate may see
+        and fills ``current`` (the whole message, the last finish_reason, what the filter held back)."""
+        loop = asyncio.get_running_loop()
+        stream = model.astream(messages).__aiter__()
+        while True:
+            remaining = deadline - loop.time()
+            try:
+                if remaining <= 0:
+                    raise TimeoutError
+                chunk = await asyncio.wait_for(stream.__anext__(), remaining)
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                await stream.aclose()
+                raise TurnDeadline(
+                    f"model '{self.model_name}' took longer than llm_turn_timeout ({self.settings.llm_turn_timeout:g} s)"
+                ) from None
+            current.aggregate = chunk if current.aggregate is None else current.aggregate + chunk
+            # The last non-empty finish_reason: servers repeat it, or send it on a content chunk,
+            # and LangChain concatenates the repeats ("lengthlength").
+            current.finish = (chunk.response_metadata or {}).get("finish_reason") or current.finish
+            current.add_tool_chunks(getattr(chunk, "tool_call_chunks", None) or [])
+            if piece := current.hygiene.feed(chunk.text):
+                yield piece
+        if tail := current.hygiene.close():
+            yield tail
+
     async def _run_tool(self, toolbox: TurnToolbox, by_name: dict, name: str, args: Any) -> str:
         """Run one tool call in a thread, under ``llm_tool_timeout``; a slow tool is an error result."""
         limit = self.settings.llm_tool_timeout
@@ -386,17 +427,16 @@ class LLMInterviewer:
             log.warning("tool %s took longer than %g s", name, limit)
             return toolbox.timed_out(name, args, limit)
 
-    def _undercount(self, sent: int, aggregate: AIMessageChunk) -> Notice | None:
-        usage = getattr(aggregate, "usage_metadata", None) or {}
-        warning = undercount_warning(sent, usage.get("input_tokens"), self.settings.llm_context_tokens)
+    def _undercount(self, current: Round) -> Notice | None:
+        warning = current.undercount(self.settings.llm_context_tokens)
         if warning is None or self._warned_undercount:
             return None
         self._warned_undercount = True
         log.warning("%s", warning)
-        self.session.record_notice(warning, undercount={"sent_estimate": sent, "server_count": usage.get("input_tokens")})
+        self.session.record_notice(warning, undercount={"sent_estimate": current.sent, "server_count": current.server_count})
         return Notice(warning, "warning")
 
-    def _model(self) -> BaseChatModel:
+    def chat_model(self) -> BaseChatModel:
         if self._chat_model is None:
             self._chat_model = make_chat_model(self.settings, streaming=True)
         return self._chat_model
@@ -524,17 +564,18 @@ class LLMInterviewer:
         return stored if stored is not None else self.session.scorecard()
 
 
-def _tool_calls(message: AIMessageChunk, round_index: int) -> tuple[list[dict], list[dict]]:
+def _tool_calls(current: Round, round_index: int) -> tuple[list[dict], list[dict]]:
     """Tool calls with arguments that parse as a JSON object, and the ones that do not.
 
     LangChain parses streamed arguments leniently (a cut-off ``{"a": 1, "b": `` becomes
     ``{"a": 1}``), which would run a tool on inputs the model never finished; the raw argument
-    strings are checked here instead. Chunks that share an index are one call (LangChain merges
-    them), so a server that sends every call at index 0 gets its calls split by their ids.
+    strings are checked here instead (assembled by ``Round.add_tool_chunks``).
     """
     valid: list[dict] = []
     malformed: list[dict] = []
-    raw = message.tool_call_chunks
+    raw = current.raw_calls
+    message = current.aggregate
+    assert message is not None
     if raw:
         for position, chunk in enumerate(raw):
             call_id = chunk.get("id") or f"call_{round_index}_{position}"

@@ -21,7 +21,7 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
-from interviewer.llm.client import LLMEndpointError
+from interviewer.llm.client import CONTEXT_FIX, LLMEndpointError
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -93,11 +93,7 @@ def fit_history(
     kept = history[start:]
     if sum(sizes[start:]) > budget:
         needed = context_tokens - budget + sum(sizes[start:])
-        raise ContextOverflow(
-            f"the interview needs about {needed} tokens of context but llm_context_tokens is {context_tokens}: "
-            "raise the server's context (Ollama: OLLAMA_CONTEXT_LENGTH=8192; vLLM: --max-model-len 8192; "
-            "llama.cpp: -c 8192) and llm_context_tokens with it"
-        )
+        raise ContextOverflow(f"the interview needs about {needed} tokens of context but llm_context_tokens is {context_tokens}: {CONTEXT_FIX}")
     if start:
         log.info("context budget: dropped the %d oldest messages of the history to fit %d tokens", start, context_tokens)
     return kept, start
@@ -113,3 +109,28 @@ def undercount_warning(sent_estimate: int, server_count: int | None, context_tok
         f"the front of the prompt (the interview rules) to fit a smaller context. Give it at least {context_tokens} "
         "tokens of context (Ollama: OLLAMA_CONTEXT_LENGTH, vLLM: --max-model-len, llama.cpp: -c)"
     )
+
+
+CLIPPED_TOOL_RESULT_CHARS = 300
+
+
+def fit_round(messages: list[BaseMessage], *, schemas: list[dict], context_tokens: int, reply_tokens: int) -> int:
+    """Fit a later round of a turn (the history plus this turn's tool calls and results): the
+    oldest tool results are clipped, with a note saying so, until the request and the reply fit.
+    Returns the estimated prompt tokens; raises ``ContextOverflow`` when clipping is not enough."""
+    from langchain_core.messages import ToolMessage
+
+    needed = request_tokens(messages, schemas=schemas)
+    for message in messages:
+        if needed + reply_tokens <= context_tokens:
+            break
+        content = message.content
+        if isinstance(message, ToolMessage) and isinstance(content, str) and len(content) > CLIPPED_TOOL_RESULT_CHARS:
+            message.content = content[:CLIPPED_TOOL_RESULT_CHARS] + " […clipped to fit the context]"
+            needed = request_tokens(messages, schemas=schemas)
+            log.info("context budget: clipped a tool result to fit %d tokens", context_tokens)
+    if needed + reply_tokens > context_tokens:
+        raise ContextOverflow(
+            f"this turn needs about {needed + reply_tokens} tokens of context but llm_context_tokens is {context_tokens}: {CONTEXT_FIX}"
+        )
+    return needed

@@ -11,8 +11,6 @@ app must start without paying for it when nobody uses LLM mode.
 from __future__ import annotations
 
 import re
-import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
@@ -41,7 +39,7 @@ def endpoint_url(settings: Settings) -> str:
     return (settings.resolved_base_url() or OPENAI_BASE_URL).rstrip("/")
 
 
-def _api_key(settings: Settings) -> SecretStr:
+def endpoint_api_key(settings: Settings) -> SecretStr:
     key = settings.resolved_api_key()
     if key is not None and key.get_secret_value():
         return key
@@ -83,7 +81,7 @@ def make_chat_model(
     return ChatOpenAI(
         model=require_model(settings),
         base_url=endpoint_url(settings),
-        api_key=_api_key(settings),
+        api_key=endpoint_api_key(settings),
         temperature=settings.llm_temperature if temperature is None else temperature,
         timeout=settings.llm_timeout if timeout is None else timeout,
         max_retries=settings.llm_max_retries if max_retries is None else max_retries,
@@ -214,74 +212,3 @@ def _describe(exc: BaseException, settings: Settings) -> str:
         detail = str(chain[-1]) if len(chain) > 1 else str(exc)
         return f"LLM endpoint unreachable ({url}: {redact(detail, settings)})"
     return f"the LLM call failed ({type(exc).__name__}: {redact(str(exc), settings)})"
-
-
-# -- `interviewer llm check` ----------------------------------------------------------------------
-
-CHECK_PROMPT = "This is a connectivity check. Reply with the single word: ready"
-
-
-@dataclass(frozen=True)
-class EndpointCheck:
-    ok: bool
-    model: str | None
-    base_url: str
-    seconds: float
-    reply: str = ""
-    problem: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "model": self.model,
-            "base_url": self.base_url,
-            "seconds": round(self.seconds, 3),
-            "reply": self.reply,
-            "error": self.problem or None,
-        }
-
-
-def _served_models(settings: Settings) -> list[str]:
-    """Model names the endpoint lists (best effort: for a helpful 'unknown model' message)."""
-    try:
-        import openai
-
-        client = openai.OpenAI(
-            base_url=endpoint_url(settings),
-            api_key=_api_key(settings).get_secret_value(),
-            timeout=min(settings.llm_timeout, 10.0),
-            max_retries=0,
-        )
-        return sorted(model.id for model in client.models.list())
-    except Exception:
-        return []
-
-
-def check_endpoint(settings: Settings) -> EndpointCheck:
-    """Send one real chat request; ok when a non-empty reply comes back."""
-    from langchain_core.messages import HumanMessage
-
-    url = endpoint_url(settings)
-    started = time.perf_counter()
-
-    def result(problem: str = "", reply: str = "") -> EndpointCheck:
-        return EndpointCheck(not problem, settings.llm_model, url, time.perf_counter() - started, reply, problem)
-
-    try:
-        chat = make_chat_model(settings, streaming=False)  # the interview's own settings, so a check that passes means they work
-        message = chat.invoke([HumanMessage(CHECK_PROMPT)])
-    except Exception as exc:
-        import openai
-
-        problem = describe_endpoint_error(exc, settings)
-        if isinstance(exc, openai.NotFoundError):
-            served = _served_models(settings)
-            if served:
-                shown = ", ".join(served[:12]) + (", …" if len(served) > 12 else "")
-                problem += f". The endpoint serves: {shown}"
-        return result(problem)
-    text = message.text.strip()
-    if not text:
-        finish = message.response_metadata.get("finish_reason")
-        return result(f"empty reply from model '{settings.llm_model}' at {url} (finish_reason={finish})")
-    return result(reply=text)
