@@ -18,6 +18,7 @@ chunk object (``choices[].delta``, ``tool_calls[].index``) and the error object.
 
 from __future__ import annotations
 
+import copy
 import json
 import socket
 import threading
@@ -218,7 +219,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body: dict[str, Any] | None) -> None:
         with self.owner._lock:
-            self.owner.requests.append(RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            # A copy: a persona may rewrite the body it serves (Ollama truncating the prompt); this is what was sent.
+            sent = copy.deepcopy(body)
+            self.owner.requests.append(RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, sent))
 
     # -- endpoints ------------------------------------------------------------------------------
 
@@ -323,8 +326,11 @@ class _Handler(BaseHTTPRequestHandler):
             if reply.gap:
                 time.sleep(reply.gap)
             self._event(body, delta, finish_reason)
-            if reply.empty_chunks:
+            if reply.empty_chunks:  # keep-alives: no choices at all, and a choice without a delta
                 self._raw_event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body["model"], "choices": []})
+                self._raw_event(
+                    {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body["model"], "choices": [{"index": 0, "finish_reason": None}]}
+                )
 
         send({"role": "assistant", "content": ""})
         for piece in [reply.reasoning[i : i + reply.chunk_chars] for i in range(0, len(reply.reasoning), reply.chunk_chars)]:
