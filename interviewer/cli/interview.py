@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from interviewer.cli_base import fail, print_json
+from interviewer.cli.base import fail, print_json
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 LlmFlag = Annotated[str | None, typer.Option("--llm", metavar="MODEL", help="LLM model for the interviewer (e.g. gpt-4o-mini, llama3.1:8b).")]
@@ -64,7 +64,7 @@ def root(
             store.get(resume)
         except KeyError as exc:
             fail(f"--resume: {exc.args[0]} (see `interviewer history`)")
-    from interviewer.cli_base import launch_app
+    from interviewer.cli.base import launch_app
 
     launch_app(settings=settings, store=store, resume_id=resume)
 

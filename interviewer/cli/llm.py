@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from interviewer.cli_base import fail, print_json
-from interviewer.cli_help import Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Typer
 
 llm_app = Typer(
     help=(

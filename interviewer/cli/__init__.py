@@ -1,7 +1,8 @@
 """The ``interviewer`` command line: scriptable subcommands, and the root options of the TUI.
 
-Subcommands live in ``interviewer/cli_*.py`` modules, each with a ``register(app)`` that this
-module calls explicitly (they import ``cli_base``, never this module: no cycle). This module stays
+Subcommands live in the modules of this package (``calc``, ``check``, ``content``, ``interview``,
+``llm``), each with a ``register(app)`` that this module calls explicitly; they import ``base`` and
+``help``, never this module, so there is no cycle. This module stays
 small so ``interviewer --help`` starts fast; ``app`` is built on first access (PEP 562
 ``__getattr__``). The console script is ``tui.entry.cli``: plain ``interviewer`` starts the TUI
 without importing Typer at all, and this package never imports the TUI.
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def _build_app() -> typer.Typer:
-    from interviewer.cli_help import Typer
+    from interviewer.cli.help import Typer
 
     return Typer(
         name="interviewer",
@@ -50,13 +51,13 @@ _registered = False
 
 def _register_subcommands() -> None:
     """Each subcommand module adds its commands to the one app, in the order ``--help`` lists them."""
-    from interviewer import cli_calc, cli_check, cli_content, cli_interview, cli_llm
+    from interviewer.cli import calc, check, content, interview, llm
 
     global _registered
     if _registered:
         return
     app = typer_app()
-    for module in (cli_calc, cli_check, cli_content, cli_interview, cli_llm):
+    for module in (calc, check, content, interview, llm):
         module.register(app)
     _registered = True
 
@@ -64,11 +65,11 @@ def _register_subcommands() -> None:
 def main(argv: list[str] | None = None, *, launch_app: Callable[..., None] | None = None) -> None:
     """The subcommands (``interviewer interview ...``); with no command, the root's options then
     ``launch_app`` (the console script in ``tui.entry`` passes it, so this package never imports the TUI)."""
-    from interviewer import cli_base
+    from interviewer.cli import base
     from interviewer.logs import setup_logging
 
     if launch_app is not None:
-        cli_base.APP_LAUNCHER = launch_app
+        base.APP_LAUNCHER = launch_app
     args = sys.argv[1:] if argv is None else argv
     setup_logging()
     _register_subcommands()

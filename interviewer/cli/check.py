@@ -18,8 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
-from interviewer.cli_base import fail, print_json
-from interviewer.cli_help import Command
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Command
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from interviewer.cli_base import fail, print_json
-from interviewer.cli_help import Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Typer
 
 rubrics_app = Typer(help="Check scenario rubric files.", no_args_is_help=True)
 kb_app = Typer(help="The knowledge base: index the notes and search them.", no_args_is_help=True)

@@ -1,6 +1,7 @@
 """What every ``interviewer`` subcommand module shares: one-line errors, JSON output, and the
-launcher of the terminal app. The subcommand modules import this, never ``interviewer.cli``, which
-imports them to register their commands: the registration is explicit and there is no cycle."""
+launcher of the terminal app. The subcommand modules import this, never the package's
+``__init__``, which imports them to register their commands: the registration is explicit and
+there is no cycle."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from typing import Any, Optional
 
 import typer
 
-from interviewer.cli_base import fail, print_json
-from interviewer.cli_help import Command, Group, Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Command, Group, Typer
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError
