@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Any
 
 from interviewer.claims.checker import asks_which_quantity
-from interviewer.domain import Citation, Scorecard, Turn, TurnKind
+from interviewer.domain import Citation, Scorecard, TurnKind
 from interviewer.engine.evidence import TurnAnalysis, content_stems
-from interviewer.engine.session import InterviewSession, SessionState
+from interviewer.engine.session import InterviewSession, SessionView
 from interviewer.engine.text import clean, quote
 from interviewer.events import (
     Event,
@@ -28,96 +27,25 @@ from interviewer.events import (
     Notice,
     ScoreReady,
 )
-from interviewer.store import TranscriptStore
-from rubrics.schema import Scenario, Step
+from rubrics.schema import Scenario
 
 _ACKS = ("Thanks.", "OK.", "Understood.", "Noted.", "Right.")
 
 
-class OfflineInterviewer:
+class OfflineInterviewer(SessionView):
     """Implements ``InterviewAgent`` with the rubric, the embedder and the calculators.
 
-    Built on a session (``session=``, as the LLM policy's fallback shares its session), or on the
-    keyword arguments of ``InterviewSession`` for a session of its own."""
+    Built on a session (``session=``, as the LLM policy's fallback shares its session), or on a
+    scenario and the keyword arguments of ``InterviewSession`` for a session of its own."""
 
-    def __init__(
-        self,
-        scenario: Scenario | None = None,
-        *,
-        session: InterviewSession | None = None,
-        store: TranscriptStore | None = None,
-        interview_id: int | None = None,
-        level: str = "senior",
-        max_followups_per_step: int = 2,
-        hint_penalty: float = 2.0,
-        time_limit_s: float | None = None,
-        started_at: datetime | None = None,
-        use_embeddings: bool = True,
-        grounding: bool = True,
-        state: SessionState | dict[str, Any] | None = None,
-        turns: list[Turn] | None = None,
-    ):
+    def __init__(self, scenario: Scenario | None = None, *, session: InterviewSession | None = None, **session_options: Any):
         if session is None:
             assert scenario is not None, "give a scenario or a session"
-            session = InterviewSession(
-                scenario,
-                store=store,
-                interview_id=interview_id,
-                level=level,
-                max_followups_per_step=max_followups_per_step,
-                hint_penalty=hint_penalty,
-                time_limit_s=time_limit_s,
-                started_at=started_at,
-                use_embeddings=use_embeddings,
-                grounding=grounding,
-                state=state,
-                turns=turns,
-            )
+            session = InterviewSession(scenario, **session_options)
         self.session = session
         self.scenario = session.scenario
         self.interview_id = session.interview_id
         self.level = session.level
-
-    # -- InterviewAgent properties (the session holds the state) ---------------------------------
-
-    @property
-    def mode(self) -> str:
-        return self.session.mode
-
-    @property
-    def state(self) -> SessionState:
-        return self.session.state
-
-    @property
-    def turns(self) -> list[Turn]:
-        return self.session.turns
-
-    @property
-    def step_index(self) -> int:
-        return self.session.step_index
-
-    @property
-    def current_step(self) -> Step | None:
-        return self.session.current_step
-
-    @property
-    def finished(self) -> bool:
-        return self.session.finished
-
-    @property
-    def hints_used(self) -> int:
-        return self.session.hints_used
-
-    @property
-    def claims(self) -> list[dict]:
-        return self.session.claims
-
-    @property
-    def covered_criteria(self) -> set[str]:
-        return self.session.covered_criteria
-
-    def remaining_seconds(self) -> float | None:
-        return self.session.remaining_seconds()
 
     # -- the conversation ------------------------------------------------------------------------
 

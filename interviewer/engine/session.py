@@ -378,3 +378,48 @@ def attach_study_citations(scorecard: Scorecard) -> Scorecard:
         if item.citation is None:
             item.citation = ground(item.reason.split(": ", 1)[-1], [item.note])
     return scorecard
+
+
+class SessionView:
+    """The ``InterviewAgent`` properties of a policy, read from its ``session`` (both policies use it)."""
+
+    session: InterviewSession
+
+    @property
+    def mode(self) -> str:
+        return self.session.mode
+
+    @property
+    def state(self) -> SessionState:
+        return self.session.state
+
+    @property
+    def turns(self) -> list[Turn]:
+        return self.session.turns
+
+    @property
+    def step_index(self) -> int:
+        return self.session.step_index
+
+    @property
+    def current_step(self) -> Step | None:
+        return self.session.current_step
+
+    @property
+    def finished(self) -> bool:
+        return self.session.finished
+
+    @property
+    def hints_used(self) -> int:
+        return self.session.hints_used
+
+    @property
+    def claims(self) -> list[dict]:
+        return self.session.claims
+
+    @property
+    def covered_criteria(self) -> set[str]:
+        return self.session.covered_criteria
+
+    def remaining_seconds(self) -> float | None:
+        return self.session.remaining_seconds()

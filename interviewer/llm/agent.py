@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from interviewer.config import Settings
-from interviewer.domain import Scorecard, Turn, TurnKind
+from interviewer.domain import Scorecard, TurnKind
 from interviewer.engine.evidence import TurnAnalysis
 from interviewer.engine.offline import OfflineInterviewer
-from interviewer.engine.session import InterviewSession, SessionState
+from interviewer.engine.session import InterviewSession, SessionView
 from interviewer.engine.text import clean
 from interviewer.events import Event, InterviewerMessage, InterviewFinished, Notice, ScoreReady, TokenDelta
 from interviewer.llm.budget import fit_history, fit_round, request_tokens, tool_schemas, undercount_warning
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessageChunk, BaseMessage
 
-    from rubrics.schema import Scenario, Step
+    from rubrics.schema import Scenario
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ class _Streamed:
     """Reasoning the filter held back (kept in the turn's meta, never shown)."""
 
 
-class LLMInterviewer:
+class LLMInterviewer(SessionView):
     """Implements ``InterviewAgent`` with a chat model for the words and the session for the rest."""
 
     def __init__(self, session: InterviewSession, *, settings: Settings, chat_model: BaseChatModel | None = None):
@@ -143,47 +143,6 @@ class LLMInterviewer:
         session.mode = f"llm:{self.model_name}"
         if self.fallback_reason is not None:
             self._use_offline_label()
-
-    # -- InterviewAgent properties (the session holds the state) ---------------------------------
-
-    @property
-    def mode(self) -> str:
-        return self.session.mode
-
-    @property
-    def state(self) -> SessionState:
-        return self.session.state
-
-    @property
-    def turns(self) -> list[Turn]:
-        return self.session.turns
-
-    @property
-    def step_index(self) -> int:
-        return self.session.step_index
-
-    @property
-    def current_step(self) -> Step | None:
-        return self.session.current_step
-
-    @property
-    def finished(self) -> bool:
-        return self.session.finished
-
-    @property
-    def hints_used(self) -> int:
-        return self.session.hints_used
-
-    @property
-    def claims(self) -> list[dict]:
-        return self.session.claims
-
-    @property
-    def covered_criteria(self) -> set[str]:
-        return self.session.covered_criteria
-
-    def remaining_seconds(self) -> float | None:
-        return self.session.remaining_seconds()
 
     @property
     def fallback_reason(self) -> str | None:

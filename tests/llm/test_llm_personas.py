@@ -235,17 +235,21 @@ FIXES = {
 }
 
 
-@pytest.mark.parametrize("name", list(MISCONFIGURED))
-def test_llm_check_names_each_misconfiguration_and_its_fix(name, monkeypatch):
+def llm_check(persona: Persona, monkeypatch, *flags: str):
     from typer.testing import CliRunner
 
     from interviewer import cli
 
     monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
-    with PersonaServer(MISCONFIGURED[name], models=(MODEL,), api_key=API_KEY) as server:
+    with PersonaServer(persona, models=(MODEL,), api_key=API_KEY) as server:
         server.default = ScriptedReply(content="Good. What limits parallel training of an RNN?")
         cli._register_subcommands()
-        result = CliRunner().invoke(cli.app, ["llm", "check", "--base-url", server.base_url, "--llm", MODEL, "--json"])
+        return CliRunner().invoke(cli.app, ["llm", "check", "--base-url", server.base_url, "--llm", MODEL, *flags])
+
+
+@pytest.mark.parametrize("name", list(MISCONFIGURED))
+def test_llm_check_names_each_misconfiguration_and_its_fix(name, monkeypatch):
+    result = llm_check(MISCONFIGURED[name], monkeypatch, "--json")
     assert result.exit_code == 1, result.output
     payload = json.loads(result.output)
     assert payload["ok"] is False and FIXES[name] in payload["error"], payload["error"]
@@ -253,14 +257,6 @@ def test_llm_check_names_each_misconfiguration_and_its_fix(name, monkeypatch):
 
 @pytest.mark.parametrize("persona", list(PERSONAS))
 def test_llm_check_passes_against_each_well_configured_persona(persona, monkeypatch):
-    from typer.testing import CliRunner
-
-    from interviewer import cli
-
-    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
-    with PersonaServer(PERSONAS[persona], models=(MODEL,), api_key=API_KEY) as server:
-        server.default = ScriptedReply(content="Good. What limits parallel training of an RNN?")
-        cli._register_subcommands()
-        result = CliRunner().invoke(cli.app, ["llm", "check", "--base-url", server.base_url, "--llm", MODEL])
+    result = llm_check(PERSONAS[persona], monkeypatch)
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"ok: model '{MODEL}'")
