@@ -165,7 +165,7 @@ class LLMInterviewer(SessionView):
                 return
         # The opening (scenario, given facts, first question) is the scenario's own text, word for
         # word: every fact and number in it must be exactly right.
-        async for event in self.rubric.start():
+        async for event in self._offline_until_the_end(self.rubric.start()):
             yield event
 
     async def respond(self, answer: str) -> AsyncIterator[Event]:

@@ -21,7 +21,7 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
-from interviewer.llm.client import CONTEXT_FIX, LLMEndpointError
+from interviewer.llm.client import CONTEXT_FIX, ContextOverflow
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -37,10 +37,6 @@ FIRST_REQUEST_TOKENS = 3000
 any server's context with room for the reply."""
 UNDERCOUNT_RATIO = 0.6
 """A server that counted fewer than this share of the tokens we sent probably truncated the prompt."""
-
-
-class ContextOverflow(LLMEndpointError):
-    """The request cannot fit the configured context, even with the history trimmed."""
 
 
 def estimate_tokens(text: str) -> int:

@@ -31,6 +31,10 @@ class LLMEndpointError(Exception):
     """The endpoint cannot give a usable reply. ``str()`` is one plain sentence that names the cause."""
 
 
+class ContextOverflow(LLMEndpointError):
+    """The request cannot fit the configured context, even with the history trimmed (see ``llm.budget``)."""
+
+
 class NoModelConfigured(LLMEndpointError):
     """LLM mode was asked for without a model name."""
 
@@ -65,7 +69,6 @@ def make_chat_model(
     streaming: bool,
     temperature: float | None = None,
     timeout: float | None = None,
-    max_retries: int | None = None,
     extra_body: dict[str, Any] | None = None,
 ) -> BaseChatModel:
     """A ``ChatOpenAI`` for the configured endpoint. Retries with exponential backoff (and the
@@ -84,7 +87,7 @@ def make_chat_model(
         api_key=endpoint_api_key(settings),
         temperature=settings.llm_temperature if temperature is None else temperature,
         timeout=settings.llm_timeout if timeout is None else timeout,
-        max_retries=settings.llm_max_retries if max_retries is None else max_retries,
+        max_retries=settings.llm_max_retries,
         streaming=streaming,
         stream_usage=streaming,
         extra_body={"max_tokens": settings.llm_max_tokens, **(extra_body or {})},
@@ -158,7 +161,7 @@ def is_permanent(exc: BaseException) -> bool:
 
     if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError, NoModelConfigured)):
         return True
-    if type(exc).__name__ == "ContextOverflow":
+    if isinstance(exc, ContextOverflow):
         return True
     if isinstance(exc, openai.APIStatusError):
         fix = misconfiguration_fix(_status_message(exc))

@@ -188,6 +188,8 @@ class TurnToolbox:
     """Private notes for the grader, recorded this turn."""
     calls: list[ToolCallRecord] = field(default_factory=list)
     next_question_requested: bool = False
+    abandoned: list[ToolCallRecord] = field(default_factory=list)
+    """Calls that outlived ``llm_tool_timeout`` (their threads cannot be stopped; their results are dropped)."""
 
     # The tool functions. Their docstrings are the descriptions the model reads.
 
@@ -276,7 +278,9 @@ class TurnToolbox:
     def timed_out(self, name: str, args: Any, seconds: float) -> str:
         """The result of a call that took longer than ``seconds`` (recorded like any call)."""
         result = f"error: {name} took longer than {seconds:g} s and was stopped; answer without it"
-        self.calls.append(ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result))
+        record = ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result)
+        self.abandoned.append(record)
+        self.calls.append(record)
         return result
 
     def run(self, tools_by_name: dict[str, BaseTool], name: str, args: Any) -> str:
@@ -293,5 +297,7 @@ class TurnToolbox:
             except Exception as exc:  # a tool must never break the interview
                 log.exception("tool %s failed", name)
                 result = _error(exc)
-        self.calls.append(ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result))
+        record = ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result)
+        if not any(late.name == record.name and late.args == record.args for late in self.abandoned):
+            self.calls.append(record)  # a call that finished after its timeout is already on record as timed out
         return result

@@ -322,3 +322,27 @@ async def test_private_notes_of_a_failed_turn_are_kept(server, settings, store):
     await collect(agent.respond(ANSWER))
     notice = next(t for t in store.get(agent.interview_id).turns if t.role is Role.system)
     assert notice.meta["private_notes"] == ["Confident, but never mentioned gradients."]
+
+
+@pytest.mark.slow
+async def test_a_tool_slower_than_its_timeout_returns_an_error_and_the_turn_goes_on(server, store, monkeypatch):
+    import time
+
+    from interviewer import retrieval
+
+    monkeypatch.setattr(retrieval, "search", lambda *args, **kwargs: time.sleep(1.5) or [])
+    settings = make_settings(server, llm_tool_timeout=0.3)
+    server.enqueue(
+        ScriptedReply(tool_calls=[tool_call("search_knowledge", query="backpropagation through time")]),
+        ScriptedReply(content="Without a source, then: what does the gradient pass through?"),
+    )
+    agent = start_interview("attention-vs-rnn", settings=settings, store=store, mode="llm")
+    await collect(agent.start())
+    events = await collect(agent.respond(ANSWER))
+    assert not any(isinstance(e, ev.Notice) for e in events)
+    results = [m["content"] for m in server.chat_requests[1].body["messages"] if m["role"] == "tool"]
+    assert results == ["error: search_knowledge took longer than 0.3 s and was stopped; answer without it"]
+    time.sleep(1.5)  # let the abandoned search end; the stored turn keeps the one timed-out record
+    message = store.get(agent.interview_id).turns[-1]
+    assert message.meta["mode"] == "llm" and [c["name"] for c in message.meta["tool_calls"]] == ["search_knowledge"]
+    assert message.meta["tool_calls"][0]["result"].startswith("error: search_knowledge took longer")
