@@ -251,7 +251,7 @@ def llm_check(persona: Persona, monkeypatch, *flags: str):
 def test_llm_check_names_each_misconfiguration_and_its_fix(name, monkeypatch):
     result = llm_check(MISCONFIGURED[name], monkeypatch, "--json")
     assert result.exit_code == 1, result.output
-    payload = json.loads(result.output)
+    payload = json.loads(result.stdout)
     assert payload["ok"] is False and FIXES[name] in payload["error"], payload["error"]
 
 
