@@ -40,6 +40,7 @@ test-fast: lint
 
 lint: setup-test
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 test-snapshot-update: setup-test
 	$(BIN)/python -m pytest tests/tui/test_snapshots.py --snapshot-update

@@ -49,7 +49,8 @@ def turn_latency() -> dict:
     """Answer sent → next interviewer message, offline, embedder warm, over scripted interviews."""
     from interviewer import events as ev
     from interviewer.config import Settings
-    from interviewer.engine import start_interview, warm_up
+    from interviewer.engine import warm_up
+    from interviewer.interviews import start_interview
     from interviewer.store import open_store
 
     warm_up()

@@ -35,8 +35,8 @@ def dataset() -> tuple[list[list[float]], list[int], list[str], str]:
     from interviewer.domain import Status
     from interviewer.engine import judge_model
     from interviewer.engine.evidence import CriterionHit
+    from interviewer.engine.grading import collect_evidence
     from interviewer.engine.scoring import rubric_rule
-    from interviewer.engine.session import collect_evidence
     from rubrics.loader import get_scenario
 
     rows, labels, groups = [], [], []

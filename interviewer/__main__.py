@@ -1,3 +1,5 @@
-from interviewer.cli import main
+"""``python -m interviewer``: the same as the ``interviewer`` command (whose composition root is ``tui.entry``)."""
 
-main()
+from tui.entry import cli
+
+cli()

@@ -36,6 +36,20 @@ class Settings(BaseSettings):
     """Seconds to wait for the endpoint before falling back to the offline interviewer."""
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     """Retries (with exponential backoff) on timeouts, rate limits and server errors."""
+    llm_context_tokens: int = Field(default=8192, ge=2048, le=1_048_576)
+    """Context window the LLM server gives the model, in tokens; every request is fitted into it.
+    Set it to the server's: Ollama ``OLLAMA_CONTEXT_LENGTH``, vLLM ``--max-model-len``, llama.cpp ``-c``."""
+    llm_max_tokens: int = Field(default=700, ge=64, le=32_768)
+    """Most tokens the model may write per reply (sent as ``max_tokens``, which every server honours)."""
+    llm_turn_timeout: float = Field(default=180.0, gt=0)
+    """Seconds one interviewer turn (all its model calls and tools) may take before the rubric engine answers it."""
+    llm_tool_timeout: float = Field(default=60.0, gt=0)
+    """Seconds one tool call may take; a slower tool returns an error to the model. Generous: the
+    first knowledge search of a fresh install builds the index (about 20 s on 2 cores)."""
+    llm_grading_timeout: float = Field(default=300.0, gt=0)
+    """Seconds LLM grading may take in all before the rubric scorer's scorecard is used."""
+    llm_max_strikes: int = Field(default=3, ge=1, le=20)
+    """Turns the endpoint may fail (each answered by the rubric engine) before the interview leaves LLM mode."""
     chroma_url: str | None = None
     """A Chroma server (``http://127.0.0.1:8000``) to use instead of the embedded index in the data dir."""
     max_followups_per_step: int = Field(default=2, ge=0, le=10)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
+from interviewer import locations
 from knowledge.indexer import IndexReport, KnowledgeIndex, Passage, make_client
 
 _lock = threading.Lock()
@@ -52,7 +53,7 @@ def open_index(chroma_url: str | None = None, *, sync: bool = True, progress=Non
         index = _indexes.get(chroma_url)
         if index is not None:
             return index, None
-        index = KnowledgeIndex(make_client(chroma_url), get_embedder())
+        index = KnowledgeIndex(make_client(chroma_url, None if chroma_url else locations.chroma_dir()), get_embedder())
         report = index.sync(progress) if sync else None
         _indexes[chroma_url] = index
         return index, report

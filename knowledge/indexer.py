@@ -64,7 +64,9 @@ class Passage:
 
 
 def make_client(chroma_url: str | None = None, path: Path | None = None):
-    """An embedded PersistentClient at ``path``, or an HttpClient for ``chroma_url``."""
+    """An embedded PersistentClient at ``path``, or an HttpClient for ``chroma_url``. The caller
+    names the directory (``interviewer.retrieval`` passes the data dir's): ``knowledge`` imports
+    nothing of the app above it."""
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
@@ -80,9 +82,7 @@ def make_client(chroma_url: str | None = None, path: Path | None = None):
         except Exception as exc:  # chromadb raises ValueError/ConnectionError variants
             raise IndexError_(f"cannot reach the Chroma server at {chroma_url}: {exc}") from exc
     if path is None:
-        from interviewer import locations
-
-        path = locations.chroma_dir()
+        raise IndexError_("no Chroma location: give a server URL or the directory of the embedded index")
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=settings)
 

@@ -36,7 +36,7 @@ class AgentFactory(Protocol):
 
 def _engine_start_factory(settings: Settings, store: TranscriptStore | None) -> AgentFactory:
     def start(scenario_id: str, *, level: str = "senior", time_limit_minutes: float | None = None, mode: str | None = None):
-        from interviewer.engine import start_interview
+        from interviewer.interviews import start_interview
 
         return start_interview(
             scenario_id, settings=settings, store=store, level=level, time_limit_minutes=time_limit_minutes, mode=mode
@@ -47,7 +47,7 @@ def _engine_start_factory(settings: Settings, store: TranscriptStore | None) -> 
 
 def _engine_resume_factory(settings: Settings, store: TranscriptStore | None) -> Callable[[int], InterviewAgent]:
     def resume(interview_id: int):
-        from interviewer.engine import resume_interview
+        from interviewer.interviews import resume_interview
 
         if store is None:
             raise RuntimeError("the transcript database is not available, so there is nothing to resume")

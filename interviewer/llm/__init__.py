@@ -14,7 +14,7 @@ __all__ = ["LLMEndpointError", "LLMInterviewer", "check_endpoint", "grade_with_l
 _WHERE = {
     "LLMInterviewer": "interviewer.llm.agent",
     "LLMEndpointError": "interviewer.llm.client",
-    "check_endpoint": "interviewer.llm.client",
+    "check_endpoint": "interviewer.llm.check",
     "grade_with_llm": "interviewer.llm.grading",
     "llm_scorecard": "interviewer.llm.grading",
 }

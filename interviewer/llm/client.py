@@ -11,8 +11,6 @@ app must start without paying for it when nobody uses LLM mode.
 from __future__ import annotations
 
 import re
-import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
@@ -33,6 +31,10 @@ class LLMEndpointError(Exception):
     """The endpoint cannot give a usable reply. ``str()`` is one plain sentence that names the cause."""
 
 
+class ContextOverflow(LLMEndpointError):
+    """The request cannot fit the configured context, even with the history trimmed (see ``llm.budget``)."""
+
+
 class NoModelConfigured(LLMEndpointError):
     """LLM mode was asked for without a model name."""
 
@@ -41,7 +43,7 @@ def endpoint_url(settings: Settings) -> str:
     return (settings.resolved_base_url() or OPENAI_BASE_URL).rstrip("/")
 
 
-def _api_key(settings: Settings) -> SecretStr:
+def endpoint_api_key(settings: Settings) -> SecretStr:
     key = settings.resolved_api_key()
     if key is not None and key.get_secret_value():
         return key
@@ -61,20 +63,34 @@ def require_model(settings: Settings) -> str:
     return settings.llm_model
 
 
-def make_chat_model(settings: Settings, *, streaming: bool, temperature: float | None = None) -> BaseChatModel:
+def make_chat_model(
+    settings: Settings,
+    *,
+    streaming: bool,
+    temperature: float | None = None,
+    timeout: float | None = None,
+    extra_body: dict[str, Any] | None = None,
+) -> BaseChatModel:
     """A ``ChatOpenAI`` for the configured endpoint. Retries with exponential backoff (and the
     server's ``Retry-After``) on timeouts, 429s and 5xx are the openai client's own, bounded by
-    ``llm_max_retries``; ``llm_timeout`` bounds each request and each gap between streamed chunks."""
+    ``llm_max_retries``; ``llm_timeout`` bounds each request and each gap between streamed chunks.
+
+    The reply cap goes out as ``max_tokens`` in the body: LangChain would send its ``max_tokens``
+    as ``max_completion_tokens``, which Ollama ignores, while every OpenAI-compatible server
+    (OpenAI's non-reasoning models included) honours ``max_tokens``. Streams ask for ``usage`` so
+    the budget can see what the server counted."""
     from langchain_openai import ChatOpenAI
 
     return ChatOpenAI(
         model=require_model(settings),
         base_url=endpoint_url(settings),
-        api_key=_api_key(settings),
+        api_key=endpoint_api_key(settings),
         temperature=settings.llm_temperature if temperature is None else temperature,
-        timeout=settings.llm_timeout,
+        timeout=settings.llm_timeout if timeout is None else timeout,
         max_retries=settings.llm_max_retries,
         streaming=streaming,
+        stream_usage=streaming,
+        extra_body={"max_tokens": settings.llm_max_tokens, **(extra_body or {})},
     )
 
 
@@ -112,7 +128,59 @@ def _status_message(exc: Any) -> str:
     return str(getattr(exc, "message", "") or exc)
 
 
+CONTEXT_FIX = (
+    "raise the server's context and set llm_context_tokens to it (Ollama: OLLAMA_CONTEXT_LENGTH=8192; "
+    "vLLM: --max-model-len 8192; llama.cpp: -c 8192; LM Studio: the model's context length)"
+)
+
+KNOWN_MISCONFIGURATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"does not support tools", re.IGNORECASE),
+        "this model cannot call tools: pull a tool-capable one (e.g. `ollama pull qwen2.5:7b` or `llama3.1:8b`) and pass it with --llm",
+    ),
+    (
+        re.compile(r"enable-auto-tool-choice|auto\W+tool choice requires", re.IGNORECASE),
+        "start vLLM with --enable-auto-tool-choice --tool-call-parser <parser for the model> (hermes for Qwen2.5, llama3_json for Llama 3.1)",
+    ),
+    (re.compile(r"--jinja|requires\s+jinja", re.IGNORECASE), "start llama.cpp's server with --jinja, so tools go through the model's chat template"),
+    (
+        re.compile(r"maximum context length|context (?:length|size|window)|exceeds? the available context|prompt is too long|too many tokens", re.IGNORECASE),
+        CONTEXT_FIX,
+    ),
+)
+"""Server messages for the usual misconfigurations of local servers, and the fix for each."""
+
+
+def misconfiguration_fix(message: str) -> str | None:
+    return next((fix for pattern, fix in KNOWN_MISCONFIGURATIONS if pattern.search(message)), None)
+
+
+def is_permanent(exc: BaseException) -> bool:
+    """A fault that will not heal during this interview (no point asking again next turn)."""
+    import openai
+
+    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError, NoModelConfigured)):
+        return True
+    if isinstance(exc, ContextOverflow):
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        fix = misconfiguration_fix(_status_message(exc))
+        return fix is not None and fix != CONTEXT_FIX  # a long history can shrink again; a missing tool parser cannot
+    return False
+
+
 def describe_endpoint_error(exc: BaseException, settings: Settings) -> str:
+    """One plain sentence: what went wrong with the endpoint, naming the URL or the model, and the
+    fix when the server's message is a known misconfiguration."""
+    text = _describe(exc, settings)
+    import openai
+
+    if isinstance(exc, openai.APIStatusError) and (fix := misconfiguration_fix(_status_message(exc))):
+        text += f". Fix: {fix}"
+    return text
+
+
+def _describe(exc: BaseException, settings: Settings) -> str:
     """One plain sentence: what went wrong with the endpoint, naming the URL or the model."""
     import openai
 
@@ -147,74 +215,3 @@ def describe_endpoint_error(exc: BaseException, settings: Settings) -> str:
         detail = str(chain[-1]) if len(chain) > 1 else str(exc)
         return f"LLM endpoint unreachable ({url}: {redact(detail, settings)})"
     return f"the LLM call failed ({type(exc).__name__}: {redact(str(exc), settings)})"
-
-
-# -- `interviewer llm check` ----------------------------------------------------------------------
-
-CHECK_PROMPT = "This is a connectivity check. Reply with the single word: ready"
-
-
-@dataclass(frozen=True)
-class EndpointCheck:
-    ok: bool
-    model: str | None
-    base_url: str
-    seconds: float
-    reply: str = ""
-    problem: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "model": self.model,
-            "base_url": self.base_url,
-            "seconds": round(self.seconds, 3),
-            "reply": self.reply,
-            "error": self.problem or None,
-        }
-
-
-def _served_models(settings: Settings) -> list[str]:
-    """Model names the endpoint lists (best effort: for a helpful 'unknown model' message)."""
-    try:
-        import openai
-
-        client = openai.OpenAI(
-            base_url=endpoint_url(settings),
-            api_key=_api_key(settings).get_secret_value(),
-            timeout=min(settings.llm_timeout, 10.0),
-            max_retries=0,
-        )
-        return sorted(model.id for model in client.models.list())
-    except Exception:
-        return []
-
-
-def check_endpoint(settings: Settings) -> EndpointCheck:
-    """Send one real chat request; ok when a non-empty reply comes back."""
-    from langchain_core.messages import HumanMessage
-
-    url = endpoint_url(settings)
-    started = time.perf_counter()
-
-    def result(problem: str = "", reply: str = "") -> EndpointCheck:
-        return EndpointCheck(not problem, settings.llm_model, url, time.perf_counter() - started, reply, problem)
-
-    try:
-        chat = make_chat_model(settings, streaming=False)  # the interview's own settings, so a check that passes means they work
-        message = chat.invoke([HumanMessage(CHECK_PROMPT)])
-    except Exception as exc:
-        import openai
-
-        problem = describe_endpoint_error(exc, settings)
-        if isinstance(exc, openai.NotFoundError):
-            served = _served_models(settings)
-            if served:
-                shown = ", ".join(served[:12]) + (", …" if len(served) > 12 else "")
-                problem += f". The endpoint serves: {shown}"
-        return result(problem)
-    text = message.text.strip()
-    if not text:
-        finish = message.response_metadata.get("finish_reason")
-        return result(f"empty reply from model '{settings.llm_model}' at {url} (finish_reason={finish})")
-    return result(reply=text)

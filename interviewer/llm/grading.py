@@ -2,9 +2,13 @@
 
 Division of labour, so a model can enrich the judgement but never inflate it:
 - the LLM says, per criterion, met / partial / missed and quotes the candidate's words;
-- a quote must actually be in the candidate's answers (whitespace, case and typographic quotes
-  normalised; sentences addressed to the grader do not count), else the LLM's verdict is discarded
-  and the rubric scorer's verdict, capped at the LLM's, stands;
+- a quote counts only when it is contiguous within one sentence of the candidate's answers
+  (whitespace, case and typographic quotes normalised; no pieces stitched at ellipses; sentences
+  addressed to the grader do not count) and the judge's statement analysis finds that sentence
+  asserting it (``engine.evidence.quote_asserts``: not negated, asked, hedged, only listed or
+  addressed to the grader); else the LLM's verdict is discarded and the rubric scorer's verdict,
+  capped at the LLM's, stands;
+- the interviewer's private notes reach the grader as untrusted model text, never as evidence;
 - to rate a criterion above the rubric scorer, the quote must also bear on that criterion (one of
   its evidence cues, or MiniLM similarity to its description of at least ``RELEVANCE``), so a judge
   steered into quoting any harmless sentence gains nothing;
@@ -30,8 +34,8 @@ from interviewer.domain import CriterionResult, Role, Scorecard, Status, Turn, T
 from interviewer.engine.evidence import matching_cues, quote_asserts
 from interviewer.engine.scoring import MAX_QUOTES, PARTIAL_SCORE, claim_contradicts, scorecard_from_results
 from interviewer.engine.text import clean, is_injection, quote, split_sentences
-from interviewer.llm.client import LLMEndpointError, describe_endpoint_error, make_chat_model, require_model
-from interviewer.llm.prompts import GRADER_RETRY, grader_messages
+from interviewer.llm.client import CONTEXT_FIX, LLMEndpointError, describe_endpoint_error, make_chat_model, require_model
+from interviewer.llm.prompts import GRADER_COMPACT_LEVELS, GRADER_RETRY, grader_messages
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -114,24 +118,25 @@ def normalise(text: str) -> str:
     return " ".join(text.translate(_TYPOGRAPHIC).lower().split())
 
 
-def evidence_corpus(candidate_texts: list[str]) -> list[str]:
-    """Each answer, normalised, without the sentences addressed to the grader (they are never evidence)."""
-    corpus = []
-    for text in candidate_texts:
-        kept = [s for s in split_sentences(clean(text)) if not is_injection(s)]
-        corpus.append(normalise(" ".join(kept)))
-    return corpus
+def evidence_sentences(candidate_texts: list[str]) -> list[str]:
+    """Every sentence of the answers, normalised, without the ones addressed to the grader."""
+    return [normalise(s) for text in candidate_texts for s in split_sentences(clean(text)) if not is_injection(s)]
 
 
-def verify_quote(quoted: str, corpus: list[str]) -> bool:
-    """True when every piece of ``quoted`` (split at ellipses) is in one of the answers."""
+def verify_quote(quoted: str, sentences: list[str]) -> bool:
+    """True when ``quoted`` is a contiguous part of one of the candidate's sentences: an ellipsis
+    (pieces stitched from several places) or a quote spanning two sentences does not count."""
     if not quoted or is_injection(quoted):
         return False
-    pieces = [p.strip(" \"'.,;:") for p in _ELLIPSIS.split(normalise(quoted))]
-    pieces = [p for p in pieces if p]
-    if not pieces or sum(len(p) for p in pieces) < MIN_QUOTE_CHARS:
+    needle = normalise(quoted).strip(" \"'.,;:")
+    if len(needle) < MIN_QUOTE_CHARS or _ELLIPSIS.search(needle):
         return False
-    return any(all(piece in answer for piece in pieces) for answer in corpus)
+    return any(needle in sentence for sentence in sentences)
+
+
+def quote_counts(criterion: Criterion, quoted: str, sentences: list[str], candidate_texts: list[str]) -> bool:
+    """The quote is the candidate's, contiguous within one sentence, and that sentence asserts it."""
+    return verify_quote(quoted, sentences) and quote_asserts(criterion, quoted, candidate_texts)
 
 
 # -- merging the two judges -----------------------------------------------------------------------
@@ -170,7 +175,7 @@ def merge_judgement(
     """Per-criterion results from the LLM's verdicts, checked against the transcript and the calculators."""
     verdicts = {v.id: v for v in judgement.criteria}
     rubric = {c.id: c for c in deterministic.criteria}
-    corpus = evidence_corpus(candidate_texts)
+    sentences = evidence_sentences(candidate_texts)
     guarded = addressed_to_grader(candidate_texts)
     results: list[CriterionResult] = []
     notices: list[str] = []
@@ -194,12 +199,17 @@ def merge_judgement(
         evidence: list[str] = []
         rationale = verdict.rationale.strip()
         if status is not Status.missed:
-            if verify_quote(verdict.quote, corpus):
+            if quote_counts(criterion, verdict.quote, sentences, candidate_texts):
                 evidence = [quote(verdict.quote.strip().strip("\"“”"))]
             else:
                 capped = min(status, ruled.status, key=lambda s: _SCORES[s])
+                why = (
+                    "is not one piece of one of the candidate's sentences"
+                    if not verify_quote(verdict.quote, sentences)
+                    else "comes from a sentence that does not assert it (negated, asked, hedged, only listed or addressed to the grader)"
+                )
                 rationale = (
-                    f"The LLM judged it {status.value} but its quote is not in the candidate's answers, "
+                    f"The LLM judged it {status.value} but its quote {why}, "
                     f"so the rubric scorer's verdict ({ruled.status.value}) stands"
                     + (f", capped at {status.value}." if capped is not ruled.status else ".")
                 )
@@ -212,10 +222,6 @@ def merge_judgement(
             elif not quote_bears_on(criterion, verdict.quote, use_embeddings=use_embeddings):
                 status, evidence = ruled.status, list(ruled.evidence)
                 rationale = f"{rationale} (The quote is not about this criterion, so the rubric scorer's verdict stands.)"
-            elif not quote_asserts(criterion, verdict.quote, candidate_texts):
-                status, evidence = ruled.status, list(ruled.evidence)
-                rationale = (f"{rationale} (The candidate's sentence does not assert it: it is negated, asked, hedged, "
-                             "only listed or addressed to the grader, so the rubric scorer's verdict stands.)")
         if status is Status.met and (wrong := claim_contradicts(scenario, criterion, deterministic.claims)):
             status = Status.partial
             rationale += f" But the number was wrong: {wrong.get('explanation', '')}"
@@ -265,16 +271,40 @@ def _candidate_texts(turns: list[Turn]) -> list[str]:
     return [t.text for t in turns if t.role is Role.candidate and t.kind is TurnKind.answer]
 
 
-def ask_for_judgement(chat: BaseChatModel, messages: list, *, model: str) -> Judgement:
+GRADER_MAX_TOKENS = 1200
+"""The grader's reply cap: one short JSON entry per criterion (a dozen criteria take about 700)."""
+
+
+def _complete(chat: BaseChatModel, conversation: list, *, deadline: float, model: str) -> tuple[str, str | None]:
+    """Stream one grading reply (so a slow server is bounded between chunks by ``llm_timeout``
+    and in all by the grading deadline); returns the visible text and the last finish_reason."""
+    import time
+
+    from interviewer.llm.stream import StreamFilter
+
+    hygiene = StreamFilter()  # a reasoning model's <think> block is not the JSON
+    text, finish = "", None
+    for chunk in chat.stream(conversation):
+        text += hygiene.feed(chunk.text)
+        finish = (chunk.response_metadata or {}).get("finish_reason") or finish
+        if time.monotonic() > deadline:
+            raise LLMEndpointError(f"grading by model '{model}' took longer than llm_grading_timeout")
+    text += hygiene.close()
+    # A JSON reply is held back whole by the filter (it looks like a tool call written as text).
+    return text + "".join(hygiene.tool_texts), finish
+
+
+def ask_for_judgement(chat: BaseChatModel, messages: list, *, model: str, deadline: float | None = None) -> Judgement:
     """One grading request, and one retry when the reply is not the JSON asked for."""
+    import time
+
     from langchain_core.messages import AIMessage, HumanMessage
 
+    deadline = time.monotonic() + 3600 if deadline is None else deadline
     conversation = list(messages)
     problem = ""
     for _attempt in range(2):
-        reply = chat.invoke(conversation)
-        text = reply.text
-        finish = (reply.response_metadata or {}).get("finish_reason")
+        text, finish = _complete(chat, conversation, deadline=deadline, model=model)
         if not text.strip():
             raise LLMEndpointError(f"empty reply from model '{model}' when grading (finish_reason={finish})")
         try:
@@ -283,6 +313,29 @@ def ask_for_judgement(chat: BaseChatModel, messages: list, *, model: str) -> Jud
             problem = "the reply was cut off" if finish == "length" else str(exc).splitlines()[0]
             conversation += [AIMessage(text), HumanMessage(GRADER_RETRY.format(problem=problem))]
     raise LLMEndpointError(f"model '{model}' did not return a valid grading JSON ({problem})")
+
+
+def fitted_grader_messages(scenario: Scenario, turns: list[Turn], deterministic: Scorecard, settings: Settings) -> list:
+    """The grading request at the least compaction that fits ``llm_context_tokens``."""
+    from interviewer.llm.budget import ContextOverflow, request_tokens
+
+    notes = private_notes(turns)
+    for compact in range(GRADER_COMPACT_LEVELS):
+        messages = grader_messages(scenario, turns, claims=list(deterministic.claims), private_notes=notes, compact=compact)
+        needed = request_tokens(messages) + GRADER_MAX_TOKENS
+        if needed <= settings.llm_context_tokens:
+            if compact:
+                log.info("grading request compacted to level %d to fit %d tokens", compact, settings.llm_context_tokens)
+            return messages
+    raise ContextOverflow(
+        f"the grading request needs about {needed} tokens but llm_context_tokens is {settings.llm_context_tokens}: {CONTEXT_FIX}"
+    )
+
+
+def _is_json_mode_refusal(exc: BaseException) -> bool:
+    import openai
+
+    return isinstance(exc, openai.BadRequestError) and "response_format" in str(exc)
 
 
 def llm_scorecard(
@@ -294,13 +347,30 @@ def llm_scorecard(
     chat_model: BaseChatModel | None = None,
     use_embeddings: bool = True,
 ) -> Scorecard:
-    """The LLM-judged scorecard. Raises ``LLMEndpointError`` (or the client's error) when the endpoint fails."""
+    """The LLM-judged scorecard. Raises ``LLMEndpointError`` (or the client's error) when the endpoint fails.
+
+    The request is fitted into the context, streamed, bounded by ``llm_grading_timeout`` in all,
+    and asks for JSON mode (``response_format: json_object``); a server that refuses JSON mode
+    (LM Studio accepts only ``json_schema``) is asked again without it."""
+    import time
+
     model = require_model(settings)
-    chat = chat_model or make_chat_model(settings, streaming=False, temperature=0.0)
-    messages = grader_messages(
-        scenario, transcript_turns, claims=list(deterministic.claims), private_notes=private_notes(transcript_turns)
-    )
-    judgement = ask_for_judgement(chat, messages, model=model)
+    deadline = time.monotonic() + settings.llm_grading_timeout
+    messages = fitted_grader_messages(scenario, transcript_turns, deterministic, settings)
+
+    def grader(json_mode: bool) -> BaseChatModel:
+        body: dict = {"max_tokens": GRADER_MAX_TOKENS}
+        if json_mode:
+            body["response_format"] = {"type": "json_object"}
+        return make_chat_model(settings, streaming=True, temperature=0.0, timeout=min(settings.llm_timeout, settings.llm_grading_timeout), extra_body=body)
+
+    try:
+        judgement = ask_for_judgement(chat_model or grader(True), messages, model=model, deadline=deadline)
+    except Exception as exc:
+        if chat_model is not None or not _is_json_mode_refusal(exc):
+            raise
+        log.info("the endpoint refused JSON mode; grading without it")
+        judgement = ask_for_judgement(grader(False), messages, model=model, deadline=deadline)
     return merge_judgement(
         scenario,
         judgement,
@@ -332,7 +402,7 @@ def grade_with_llm(
 ) -> Scorecard:
     """``interviewer grade --llm MODEL``: the LLM's scorecard for a set of answers, or the rubric
     scorer's with a notice when the endpoint fails."""
-    from interviewer.engine.session import grade_answers
+    from interviewer.engine.grading import grade_answers
 
     deterministic = grade_answers(scenario, answers, use_embeddings=use_embeddings)
     turns = [Turn(role=Role.candidate, kind=TurnKind.answer, text=clean(answer)) for answer in answers]

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from interviewer.engine.evidence import CriterionHit
 from interviewer.engine.scoring import judge_criterion
+from interviewer.engine.session import SessionState
 from interviewer.engine.text import quote
 from interviewer.llm.prompts import coverage_lines, next_question_result
 
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
-    from interviewer.engine.offline import OfflineInterviewer
+    from interviewer.engine.session import InterviewSession
     from rubrics.schema import Criterion, Scenario
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,11 @@ log = logging.getLogger(__name__)
 EXCLUDED_CALCULATORS = frozenset({"microbench"})
 """Not offered to the model: it times real kernels for seconds, and measures this machine, not the question."""
 
-MAX_TOOL_RESULT_CHARS = 4000
-PASSAGE_CHARS = 900
+MAX_TOOL_RESULT_CHARS = 1800
+"""A tool result is clipped to this (about 500 tokens): a small context holds several."""
+PASSAGE_CHARS = 500
+DESCRIPTION_CHARS = 160
+"""Tool descriptions the model reads: one short sentence each keeps the tool list small."""
 MAX_NOTE_CHARS = 1000
 
 
@@ -55,14 +59,15 @@ def _clip(text: str, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
 # -- coverage (shared with the prompt) -----------------------------------------------------------
 
 
-def rubric_coverage(scenario: Scenario, state: dict[str, Any], step_id: str | None = None) -> dict[str, list[Criterion]]:
+def rubric_coverage(scenario: Scenario, state: SessionState | dict[str, Any], step_id: str | None = None) -> dict[str, list[Criterion]]:
     """Criteria (of one step, or all) the rubric scorer counts as shown, partly shown, or not yet shown."""
-    hits = {cid: CriterionHit.from_dict(cid, data) for cid, data in state.get("hits", {}).items()}
+    state = state if isinstance(state, SessionState) else SessionState.model_validate(state)
+    hits = {cid: CriterionHit.from_dict(cid, data) for cid, data in state.hits.items()}
     coverage: dict[str, list[Criterion]] = {"met": [], "partial": [], "missing": []}
     for criterion in scenario.criteria:
         if step_id is not None and criterion.step != step_id:
             continue
-        status = judge_criterion(scenario, criterion, hits.get(criterion.id), state.get("claims", [])).status.value
+        status = judge_criterion(scenario, criterion, hits.get(criterion.id), state.claims).status.value
         coverage[{"met": "met", "partial": "partial", "missed": "missing"}[status]].append(criterion)
     return coverage
 
@@ -83,14 +88,10 @@ def _widened(annotation: Any) -> Any:
 
 
 def _summary(doc: str | None) -> str:
-    """The docstring's first paragraph and its Source line: enough for the model to pick the tool."""
-    text = inspect.cleandoc(doc or "")
-    paragraphs = [p for p in text.split("\n\n") if p.strip()]
-    parts = [" ".join(paragraphs[0].split())] if paragraphs else []
-    source = next((" ".join(p.split()) for p in paragraphs[1:] if p.lstrip().lower().startswith("source")), None)
-    if source:
-        parts.append(source)
-    return _clip(" ".join(parts), 1000)
+    """The docstring's first sentence: enough for the model to pick the tool (the result names its source)."""
+    text = " ".join(inspect.cleandoc(doc or "").split("\n\n")[0].split())
+    sentence = text.split(". ")[0].rstrip(".") + "."
+    return _clip(sentence, DESCRIPTION_CHARS)
 
 
 def format_calc_result(result: Any) -> str:
@@ -105,9 +106,15 @@ def format_calc_result(result: Any) -> str:
     return _clip("\n".join(lines))
 
 
-@lru_cache(maxsize=1)
-def calculator_tools() -> tuple[BaseTool, ...]:
-    """One tool per calculator; empty (with a log line) when the calculators cannot be imported."""
+def scenario_calculators(scenario: Scenario) -> frozenset[str]:
+    """The calculators a scenario's numeric checks use: the only ones its interviewer is offered."""
+    return frozenset(c.check.calculator for c in scenario.criteria if c.check is not None)
+
+
+@lru_cache(maxsize=32)
+def calculator_tools(only: frozenset[str] | None = None) -> tuple[BaseTool, ...]:
+    """One tool per calculator (of ``only``, if given); empty (with a log line) when the calculators
+    cannot be imported."""
     from langchain_core.tools import StructuredTool
     from pydantic import Field, create_model
 
@@ -118,7 +125,7 @@ def calculator_tools() -> tuple[BaseTool, ...]:
         return ()
     tools = []
     for name, function in CALCULATORS.items():
-        if name in EXCLUDED_CALCULATORS:
+        if name in EXCLUDED_CALCULATORS or (only is not None and name not in only):
             continue
         try:
             hints = typing.get_type_hints(function)
@@ -175,17 +182,19 @@ class ToolCallRecord:
 class TurnToolbox:
     """The tools for one interviewer turn, bound to the interview's state, and what they did."""
 
-    offline: OfflineInterviewer
+    session: InterviewSession
     allow_next_question: bool = True
     notes: list[str] = field(default_factory=list)
     """Private notes for the grader, recorded this turn."""
     calls: list[ToolCallRecord] = field(default_factory=list)
     next_question_requested: bool = False
+    abandoned: list[ToolCallRecord] = field(default_factory=list)
+    """Calls that outlived ``llm_tool_timeout`` (their threads cannot be stopped; their results are dropped)."""
 
     # The tool functions. Their docstrings are the descriptions the model reads.
 
     def search_knowledge(self, query: str, k: int = 3) -> str:
-        """Search the knowledge base of ML-systems notes; returns passages cited as note#heading."""
+        """Search the ML-systems notes; passages are cited as note#heading."""
         from interviewer import retrieval
 
         try:
@@ -198,13 +207,13 @@ class TurnToolbox:
         return _clip("\n\n".join(f"[{p.anchor}] {quote(p.text, PASSAGE_CHARS)}" for p in passages))
 
     def check_claims(self, text: str) -> str:
-        """Check every numeric claim in a piece of text with the calculators; returns each verdict with the computed value."""
+        """Check the numeric claims in a text with the calculators."""
         try:
             from interviewer.claims import check_claims
         except Exception as exc:
             return _error(f"the claim checker is unavailable ({exc})")
         try:
-            claims = [c.model_dump() if hasattr(c, "model_dump") else dict(c) for c in check_claims(text, dict(self.offline.scenario.facts))]
+            claims = [c.model_dump() if hasattr(c, "model_dump") else dict(c) for c in check_claims(text, dict(self.session.scenario.facts))]
         except Exception as exc:
             return _error(exc)
         if not claims:
@@ -218,21 +227,21 @@ class TurnToolbox:
         return _clip("\n".join(lines))
 
     def rubric_coverage(self) -> str:
-        """What the candidate has and has not yet shown, per question, according to the rubric scorer (never the answer)."""
+        """How much of each question the candidate has covered, and questions that would draw out the rest."""
         try:
-            scenario = self.offline.scenario
-            current = self.offline.current_step
+            scenario = self.session.scenario
+            current = self.session.current_step
             blocks = []
             for index, step in enumerate(scenario.steps):
                 marker = " (current)" if current is not None and step.id == current.id else ""
-                coverage = rubric_coverage(scenario, self.offline.state, step.id)
+                coverage = rubric_coverage(scenario, self.session.state, step.id)
                 blocks.append(f"Question {index + 1}{marker}:\n" + "\n".join(f"- {line}" for line in coverage_lines(coverage)))
             return _clip("\n\n".join(blocks))
         except Exception as exc:
             return _error(exc)
 
     def record_private_note(self, note: str) -> str:
-        """Record a private note for the grader (never shown to the candidate during the interview)."""
+        """Record a private note for the grader."""
         note = " ".join(str(note).split())[:MAX_NOTE_CHARS]
         if not note:
             return "error: the note is empty"
@@ -240,12 +249,12 @@ class TurnToolbox:
         return "noted"
 
     def next_question(self) -> str:
-        """Move on to the next question when this one is covered well enough or the candidate is stuck."""
+        """Move on when this question is covered or the candidate is stuck."""
         if self.next_question_requested:
             return "already moving on; just write the transition"
         self.next_question_requested = True
-        scenario = self.offline.scenario
-        index = self.offline.step_index + 1
+        scenario = self.session.scenario
+        index = self.session.step_index + 1
         step = scenario.steps[index] if index < len(scenario.steps) else None
         return next_question_result(step, index, len(scenario.steps))
 
@@ -264,7 +273,15 @@ class TurnToolbox:
             )
             for function in functions
         ]
-        return own + list(calculator_tools())
+        return own + list(calculator_tools(scenario_calculators(self.session.scenario)))
+
+    def timed_out(self, name: str, args: Any, seconds: float) -> str:
+        """The result of a call that took longer than ``seconds`` (recorded like any call)."""
+        result = f"error: {name} took longer than {seconds:g} s and was stopped; answer without it"
+        record = ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result)
+        self.abandoned.append(record)
+        self.calls.append(record)
+        return result
 
     def run(self, tools_by_name: dict[str, BaseTool], name: str, args: Any) -> str:
         """Run one tool call (blocking; the agent calls it in a thread). Never raises."""
@@ -280,5 +297,7 @@ class TurnToolbox:
             except Exception as exc:  # a tool must never break the interview
                 log.exception("tool %s failed", name)
                 result = _error(exc)
-        self.calls.append(ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result))
+        record = ToolCallRecord(name, args if isinstance(args, dict) else {"raw": str(args)}, result)
+        if not any(late.name == record.name and late.args == record.args for late in self.abandoned):
+            self.calls.append(record)  # a call that finished after its timeout is already on record as timed out
         return result

@@ -79,5 +79,5 @@ def test_run_calculator_validates_names() -> None:
 
 
 def test_importing_tools_does_not_import_torch() -> None:
-    code = "import sys, interviewer.tools, interviewer.cli_calc; assert 'torch' not in sys.modules, 'torch imported'"
+    code = "import sys, interviewer.tools, interviewer.cli.calc; assert 'torch' not in sys.modules, 'torch imported'"
     subprocess.run([sys.executable, "-c", code], check=True)

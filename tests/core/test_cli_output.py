@@ -15,7 +15,7 @@ import typer
 from typer.testing import CliRunner
 
 from interviewer.cli import _register_subcommands, app
-from interviewer.cli_content import _by_note, strip_emphasis
+from interviewer.cli.content import _by_note, strip_emphasis
 from interviewer.domain import Scorecard
 from interviewer.store import open_store
 from knowledge.indexer import Passage

@@ -13,8 +13,8 @@ import pytest
 from interviewer import events as ev
 from interviewer.config import Settings
 from interviewer.domain import Role, TurnKind
-from interviewer.engine import resume_interview, start_interview
 from interviewer.engine.offline import OfflineInterviewer
+from interviewer.interviews import resume_interview, start_interview
 from interviewer.store import open_store
 from rubrics.loader import get_scenario
 
@@ -161,10 +161,10 @@ async def test_resume_replies_to_a_stored_but_unanswered_turn(store):
     agent = new_agent(store)
     await collect(agent.start())
     # Simulate a crash right after the answer was stored, before the reply.
-    agent.state["pending_answer"] = True
+    agent.state.pending_answer = True
     from interviewer.domain import Turn
 
-    agent._record(Turn(role=Role.candidate, kind=TurnKind.answer, text="RNNs cannot be parallelised over time.", step_id="x"))
+    agent.session.record(Turn(role=Role.candidate, kind=TurnKind.answer, text="RNNs cannot be parallelised over time.", step_id="x"))
     resumed = resume_interview(agent.interview_id, settings=Settings(), store=store)
     events = await collect(resumed.start())
     assert any(isinstance(e, ev.InterviewerMessage) for e in events)
@@ -226,7 +226,7 @@ async def test_similarity_comes_after_the_reply_and_is_all_in_the_score(store):
         for cid, hit in finder.analyze(answer, seen).hits.items():
             expected[cid] = max(expected.get(cid, 0.0), round(hit.semantic, 4))
     assert expected and any(value > 0 for value in expected.values())
-    assert _semantic(agent.state["hits"]) == expected
+    assert _semantic(agent.state.hits) == expected
     assert _semantic(store.state(agent.interview_id)["hits"]) == expected
 
 
@@ -244,7 +244,7 @@ async def test_a_caller_that_stops_reading_at_the_reply_loses_no_similarity(stor
             if isinstance(event, ev.InterviewerMessage):
                 break  # never reads the similarity step of this turn
     scorecard = [e for e in await collect(hasty.end()) if isinstance(e, ev.ScoreReady)][0].scorecard
-    assert _semantic(hasty.state["hits"]) == _semantic(drained.state["hits"])
+    assert _semantic(hasty.state.hits) == _semantic(drained.state.hits)
     assert scorecard.score == [e for e in await collect(drained.end()) if isinstance(e, ev.ScoreReady)][0].scorecard.score
 
 
@@ -260,7 +260,7 @@ async def test_an_asserted_misconception_is_pushed_back_on_and_kept_for_the_scor
     events = await collect(agent.respond("I'd keep the paper's learning rate and use the biggest batch that fits on each GPU."))
     reply = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
     assert reply.kind is TurnKind.pushback
-    assert any(m["id"] == "batch-data" for m in agent.state["misconceptions"])
+    assert any(m["id"] == "batch-data" for m in agent.state.misconceptions)
     assert any(m["id"] == "batch-data" for m in agent.scorecard().misconceptions)
 
 
@@ -270,7 +270,7 @@ async def test_a_denied_misconception_gets_no_pushback(store):
     events = await collect(agent.respond(
         "I would not keep a constant learning rate: linear warmup over the first couple of thousand steps, then cosine decay."))
     assert all(e.turn.kind is not TurnKind.pushback for e in events if isinstance(e, ev.InterviewerMessage))
-    assert agent.state["misconceptions"] == []
+    assert agent.state.misconceptions == []
 
 
 async def test_a_number_in_another_scope_gets_a_clarifying_question_not_a_challenge(store):

@@ -15,8 +15,8 @@ import pytest
 from interviewer import events as ev
 from interviewer.config import Settings
 from interviewer.domain import TurnKind
-from interviewer.engine import start_interview
 from interviewer.engine.offline import OfflineInterviewer
+from interviewer.interviews import start_interview
 from interviewer.store import open_store
 from rubrics.loader import get_scenario
 

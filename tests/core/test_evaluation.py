@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from interviewer.engine import grade_answers
-from interviewer.engine.offline import check_claims_safely
+from interviewer.engine.grading import check_claims_safely
 from rubrics.loader import get_scenario, load_scenarios
 
 pytestmark = pytest.mark.slow

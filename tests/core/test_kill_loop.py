@@ -15,7 +15,7 @@ import pytest
 
 from interviewer.config import Settings
 from interviewer.domain import Role
-from interviewer.engine import resume_interview
+from interviewer.interviews import resume_interview
 from interviewer.store import open_store
 
 pytestmark = [pytest.mark.slow, pytest.mark.serial]

@@ -12,7 +12,8 @@ import yaml
 from interviewer import events as ev
 from interviewer.config import Settings
 from interviewer.domain import Role, Turn, TurnKind
-from interviewer.engine import grade_answers, start_interview
+from interviewer.engine import grade_answers
+from interviewer.interviews import start_interview
 from interviewer.store import TranscriptStore, open_store
 from rubrics.loader import get_scenario
 

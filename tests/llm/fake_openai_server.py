@@ -18,6 +18,7 @@ chunk object (``choices[].delta``, ``tool_calls[].index``) and the error object.
 
 from __future__ import annotations
 
+import copy
 import json
 import socket
 import threading
@@ -49,6 +50,25 @@ class ScriptedReply:
     """Streaming only: close the connection after this many content chunks, mid-body."""
     chunk_chars: int = 6
     """Characters of content per streamed delta."""
+    reasoning: str = ""
+    """Streamed before the content in ``reasoning_field`` deltas (vLLM, Ollama), never in the content."""
+    reasoning_field: str = "reasoning_content"
+    tool_call_style: str = "split"
+    """How tool calls stream: ``split`` (head, then the arguments in two deltas), ``one-delta`` (each
+    whole call in one delta), ``index-0`` (Ollama: every call at index 0, each whole, own id),
+    ``repeated-names`` (the name sent again with every arguments delta), ``interleaved`` (the
+    deltas of different calls alternate)."""
+    finish_style: str = "own-chunk"
+    """``own-chunk`` (an empty delta carries it), ``on-content`` (on the last content delta),
+    ``twice`` (two final chunks both carry it)."""
+    empty_chunks: bool = False
+    """Send keep-alive chunks without a ``delta`` (and with empty ``choices``) between the deltas."""
+    error_after_chunks: int | None = None
+    """Streaming only: after this many content deltas, an in-band error event (the status stays 200)."""
+    gap: float = 0.0
+    """Seconds between streamed events (a slow or stalling model)."""
+    endless: bool = False
+    """Streaming only: never finish; keep sending the content again, ``gap`` seconds apart."""
 
     @property
     def resolved_finish_reason(self) -> str:
@@ -82,6 +102,12 @@ class FakeOpenAIServer:
         self.routes: list[tuple[Callable[[dict[str, Any]], bool], ScriptedReply | Responder]] = []
         """(predicate on the request body, reply): checked before the script, e.g. for the grader's requests."""
         self.requests: list[RecordedRequest] = []
+        self.precheck: Callable[[dict[str, Any]], ScriptedReply | None] | None = None
+        """Run on every chat request before the script: an error reply refuses the request (a
+        server's own validation), None lets it through. It may also rewrite the body in place
+        (a server that truncates the prompt)."""
+        self.stop_event = threading.Event()
+        """Set by ``stop``: endless streams end so the server can shut down."""
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -101,6 +127,7 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
+        self.stop_event.set()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -146,12 +173,35 @@ class FakeOpenAIServer:
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
 
+CHARS_PER_TOKEN = 4
+"""What the fake tokenizer counts: about the rate of a BPE tokenizer on English prose and JSON."""
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """The prompt tokens a server would count for this request (messages and tool schemas)."""
+    text = json.dumps(body.get("messages") or []) + json.dumps(body.get("tools") or [])
+    return len(text) // CHARS_PER_TOKEN
+
+
+def usage(body: dict[str, Any], completion: int = 5) -> dict[str, int]:
+    prompt = prompt_tokens(body)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: FakeOpenAIServer
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
         pass
+
+    def handle(self) -> None:
+        # A client that gave up (a retry, a timeout) resets the kept-alive connection: not an error
+        # of the server's, and its traceback would land in the output of the test that caused it.
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -177,7 +227,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body: dict[str, Any] | None) -> None:
         with self.owner._lock:
-            self.owner.requests.append(RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            # A copy: a persona may rewrite the body it serves (Ollama truncating the prompt); this is what was sent.
+            sent = copy.deepcopy(body)
+            self.owner.requests.append(RecordedRequest(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, sent))
 
     # -- endpoints ------------------------------------------------------------------------------
 
@@ -214,7 +266,8 @@ class _Handler(BaseHTTPRequestHandler):
         if model not in self.owner.models:
             self._send_error_object(404, f"The model `{model}` does not exist or you do not have access to it.", "model_not_found")
             return
-        reply = self.owner.next_reply(body)
+        refused = self.owner.precheck(body) if self.owner.precheck is not None else None
+        reply = refused if refused is not None else self.owner.next_reply(body)
         try:
             if reply.delay:
                 time.sleep(reply.delay)
@@ -248,7 +301,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "created": int(time.time()),
                 "model": body["model"],
                 "choices": [{"index": 0, "message": message, "finish_reason": reply.resolved_finish_reason, "logprobs": None}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                "usage": usage(body),
             },
             reply.headers,
         )
@@ -275,35 +328,91 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in reply.headers.items():
             self.send_header(key, value)
         self.end_headers()
-        self._event(body, {"role": "assistant", "content": ""})
+        finish = reply.resolved_finish_reason
+
+        def send(delta: dict[str, Any], finish_reason: str | None = None) -> None:
+            if reply.gap:
+                time.sleep(reply.gap)
+            self._event(body, delta, finish_reason)
+            if reply.empty_chunks:  # keep-alives: no choices at all, and a choice without a delta
+                self._raw_event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body["model"], "choices": []})
+                self._raw_event(
+                    {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body["model"], "choices": [{"index": 0, "finish_reason": None}]}
+                )
+
+        send({"role": "assistant", "content": ""})
+        for piece in [reply.reasoning[i : i + reply.chunk_chars] for i in range(0, len(reply.reasoning), reply.chunk_chars)]:
+            send({reply.reasoning_field: piece})
         pieces = [reply.content[i : i + reply.chunk_chars] for i in range(0, len(reply.content), reply.chunk_chars)]
-        for sent, piece in enumerate(pieces):
-            if reply.drop_after_chunks is not None and sent >= reply.drop_after_chunks:
+        while True:
+            for sent, piece in enumerate(pieces):
+                if reply.drop_after_chunks is not None and sent >= reply.drop_after_chunks:
+                    self._drop()
+                    return
+                if reply.error_after_chunks is not None and sent >= reply.error_after_chunks:
+                    self._raw_event({"error": {"message": "scripted in-band error: the model crashed", "type": "server_error", "code": 500}})
+                    self._end()
+                    return
+                last = sent == len(pieces) - 1 and not reply.tool_calls and not reply.endless
+                send({"content": piece}, finish if last and reply.finish_style == "on-content" else None)
+            if not reply.endless:
+                break
+            if self.owner.stop_event.is_set():
                 self._drop()
                 return
-            self._event(body, {"content": piece})
+            time.sleep(max(reply.gap, 0.01))
         if reply.drop_after_chunks is not None:
             self._drop()
             return
-        for index, (name, args) in enumerate(reply.tool_calls):
-            arguments = self._arguments(args)
-            head = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": name, "arguments": ""}}
-            self._event(body, {"tool_calls": [head]})
-            half = len(arguments) // 2
-            for part in (arguments[:half], arguments[half:]):
-                if part:
-                    self._event(body, {"tool_calls": [{"index": index, "function": {"arguments": part}}]})
-        self._event(body, {}, reply.resolved_finish_reason)
+        for delta in self._tool_call_deltas(reply):
+            send({"tool_calls": delta})
+        on_content = reply.finish_style == "on-content" and pieces and not reply.tool_calls
+        if not on_content:
+            send({}, finish)
+        if reply.finish_style == "twice":
+            send({}, finish)
         if (body.get("stream_options") or {}).get("include_usage"):
-            usage = {
+            usage_chunk = {
                 "id": "chatcmpl-fake",
                 "object": "chat.completion.chunk",
                 "created": int(time.time()),
                 "model": body["model"],
                 "choices": [],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                "usage": usage(body),
             }
-            self._write_chunk(f"data: {json.dumps(usage)}\n\n".encode())
+            self._write_chunk(f"data: {json.dumps(usage_chunk)}\n\n".encode())
+        self._end()
+
+    def _tool_call_deltas(self, reply: ScriptedReply) -> list[list[dict[str, Any]]]:
+        """The ``tool_calls`` of each delta, in the reply's ``tool_call_style``."""
+        calls = [(index, name, self._arguments(args)) for index, (name, args) in enumerate(reply.tool_calls)]
+
+        def whole(index: int, name: str, arguments: str, at: int | None = None) -> dict[str, Any]:
+            return {"index": index if at is None else at, "id": f"call_{index}", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+        style = reply.tool_call_style
+        if style == "one-delta":
+            return [[whole(i, n, a)] for i, n, a in calls]
+        if style == "index-0":
+            return [[whole(i, n, a, at=0)] for i, n, a in calls]
+        per_call = []
+        for index, name, arguments in calls:
+            half = len(arguments) // 2
+            head = {"index": index, "id": f"call_{index}", "type": "function", "function": {"name": name, "arguments": ""}}
+            parts = [{"index": index, "function": {"arguments": part}} for part in (arguments[:half], arguments[half:]) if part]
+            if style == "repeated-names":
+                for part in parts:
+                    part["function"]["name"] = name
+            per_call.append([head, *parts])
+        if style == "interleaved":
+            ordered = [deltas[i] for i in range(max(map(len, per_call), default=0)) for deltas in per_call if i < len(deltas)]
+            return [[d] for d in ordered]
+        return [[d] for deltas in per_call for d in deltas]
+
+    def _raw_event(self, payload: dict[str, Any]) -> None:
+        self._write_chunk(f"data: {json.dumps(payload)}\n\n".encode())
+
+    def _end(self) -> None:
         self._write_chunk(b"data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

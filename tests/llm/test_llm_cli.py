@@ -33,7 +33,11 @@ def test_check_ok(app, server, keyed):
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"ok: model '{MODEL}' at {server.base_url} replied in ") and "'ready'" in result.output
     assert server.chat_requests[0].headers["authorization"] == f"Bearer {API_KEY}"
-    assert server.chat_requests[0].body["stream"] is False
+    # The interview's real first-turn request: streamed, with the tools, the full prompt and a reply cap.
+    body = server.chat_requests[0].body
+    assert body["stream"] is True and body["tools"] and body["max_tokens"] > 0
+    assert body["messages"][0]["role"] == "system" and "mock technical interview" in body["messages"][0]["content"]
+    assert body["messages"][-1]["content"].startswith("<candidate_answer>")
 
 
 def test_check_reads_env_and_config(app, server, keyed, monkeypatch):

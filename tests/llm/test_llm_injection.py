@@ -10,7 +10,8 @@ from llm_helpers import collect, grader, is_grading, tool_call
 
 from interviewer import events as ev
 from interviewer.domain import Role
-from interviewer.engine import grade_answers, start_interview
+from interviewer.engine import grade_answers
+from interviewer.interviews import start_interview
 from interviewer.llm.prompts import escape_candidate_text, transcript_messages, wrap_candidate
 
 INJECTION = (

@@ -17,7 +17,8 @@ from llm_helpers import API_KEY, MODEL, collect, grader, is_grading, tool_call
 from interviewer import events as ev
 from interviewer import locations
 from interviewer.domain import InterviewStatus, Role, TurnKind
-from interviewer.engine import grade_answers, start_interview
+from interviewer.engine import grade_answers
+from interviewer.interviews import start_interview
 from interviewer.llm.agent import LLMInterviewer
 
 ANSWERS = [

@@ -67,7 +67,7 @@ def offline_agent(store=None) -> OfflineInterviewer:
 
 def llm_agent(messages: list, store=None, **model: Any) -> LLMInterviewer:
     chat = ToolStreamingFakeChatModel(messages=iter(messages), **model)
-    return LLMInterviewer(offline_agent(store), settings=Settings(llm_model="fake"), chat_model=chat)
+    return LLMInterviewer(offline_agent(store).session, settings=Settings(llm_model="fake"), chat_model=chat)
 
 
 # -- tools ----------------------------------------------------------------------------------------
@@ -88,10 +88,14 @@ def test_one_tool_per_calculator_with_its_own_inputs():
 
 def test_toolbox_tools_never_expose_the_model_answer():
     offline = offline_agent()
-    box = TurnToolbox(offline)
+    box = TurnToolbox(offline.session)
     by_name = {tool.name: tool for tool in box.tools()}
     coverage = box.run(by_name, "rubric_coverage", {})
-    assert "Question 1 (current)" in coverage and "not yet shown: [sequential-training]" in coverage
+    first = [c for c in SCENARIO.criteria if c.step == SCENARIO.steps[0].id]
+    assert "Question 1 (current):\n- shown: 0 points\n- partly shown: 0 points\n- not yet shown: 2 points" in coverage
+    assert all(c.probe in coverage for c in first if c.probe), "what is missing is said as the rubric's own questions"
+    for criterion in SCENARIO.criteria:  # never the criteria themselves: no ids, no descriptions
+        assert f"[{criterion.id}]" not in coverage and " ".join(criterion.description.split()) not in coverage
     for snippet in ("removed the recurrence altogether", "Bahdanau"):
         assert snippet not in coverage
     assert box.run(by_name, "record_private_note", {"note": "  shaky on   BPTT "}) == "noted" and box.notes == ["shaky on BPTT"]
@@ -125,7 +129,7 @@ async def test_stream_tool_call_and_notes_with_the_fake_model():
     assert len(deltas) > 5 and "".join(deltas) == message.text == "And what does the LSTM change about that path?"
     assert message.meta["private_notes"] == ["knows BPTT"] and message.kind is TurnKind.followup
     assert [c["name"] for c in message.meta["tool_calls"]] == ["record_private_note", "calculate_kv_cache"]
-    assert agent.offline.state["followups"] == 1
+    assert agent.state.followups == 1
 
 
 async def test_a_wrong_number_makes_the_reply_a_challenge():
@@ -140,11 +144,11 @@ async def test_a_wrong_number_makes_the_reply_a_challenge():
 
 @pytest.mark.slow
 async def test_cancelled_turn_keeps_what_streamed(store):
-    from interviewer.engine.session import start_interview
+    from interviewer.interviews import start_interview
 
     agent = start_interview("attention-vs-rnn", settings=Settings(llm_model="fake"), store=store, mode="offline")
     llm = LLMInterviewer(
-        agent, settings=Settings(llm_model="fake"), chat_model=ToolStreamingFakeChatModel(messages=iter(["one two three four five six seven"]), delay=0.05)
+        agent.session, settings=Settings(llm_model="fake"), chat_model=ToolStreamingFakeChatModel(messages=iter(["one two three four five six seven"]), delay=0.05)
     )
     await collect(llm.start())
     seen: list[str] = []

@@ -37,8 +37,8 @@ def test_plain_interviewer_reaches_the_app_without_typer_or_settings(monkeypatch
     code = (
         "import sys, tui.app\n"
         "tui.app.InterviewerApp.run = lambda self: print(type(self._open_core).__name__)\n"
-        "from interviewer.cli import main\n"
-        "main([])\n"
+        "from tui.entry import cli\n"
+        "cli([])\n"
         "late = [m for m in ('typer', 'pydantic', 'pydantic_settings', 'interviewer.config', 'interviewer.store')"
         " if m in sys.modules]\n"
         "print(','.join(late) or 'none')"

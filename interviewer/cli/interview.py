@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from interviewer.cli import app, fail, print_json
+from interviewer.cli.base import fail, print_json
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 LlmFlag = Annotated[str | None, typer.Option("--llm", metavar="MODEL", help="LLM model for the interviewer (e.g. gpt-4o-mini, llama3.1:8b).")]
@@ -37,7 +37,6 @@ def _store():
         fail(str(exc))
 
 
-@app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
     llm: LlmFlag = None,
@@ -65,9 +64,9 @@ def root(
             store.get(resume)
         except KeyError as exc:
             fail(f"--resume: {exc.args[0]} (see `interviewer history`)")
-    from tui.app import run_app
+    from interviewer.cli.base import launch_app
 
-    run_app(settings=settings, store=store, resume_id=resume)
+    launch_app(settings=settings, store=store, resume_id=resume)
 
 
 def _command_settings(ctx: typer.Context, llm: str | None, base_url: str | None, offline: bool = False):
@@ -126,7 +125,6 @@ def _print_scorecard(card, target_level: str | None) -> None:
         typer.echo(f"note: {notice}")
 
 
-@app.command("interview")
 def interview(
     ctx: typer.Context,
     scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Scenario id (see `interviewer scenarios`).")] = None,
@@ -145,7 +143,7 @@ def interview(
         fail(f"--level: {level!r} is not one of mid, senior")
     settings = _command_settings(ctx, llm, base_url, offline)
     store = _store()
-    from interviewer.engine import resume_interview, start_interview
+    from interviewer.interviews import resume_interview, start_interview
 
     try:
         if resume is not None:
@@ -232,7 +230,6 @@ def read_answers(path: Path) -> list[str]:
     return answers
 
 
-@app.command("grade")
 def grade(
     ctx: typer.Context,
     scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Scenario id.")] = None,
@@ -273,7 +270,6 @@ def grade(
         _print_scorecard(card, level)
 
 
-@app.command("history")
 def history(
     scenario: Annotated[str | None, typer.Option("--scenario", "-s", metavar="ID", help="Only this scenario.")] = None,
     search: Annotated[str | None, typer.Option("--search", metavar="WORDS", help="Full-text search in what was said.")] = None,
@@ -332,7 +328,6 @@ def _record(interview_id: int):
         fail(f"ID: {exc.args[0]} (see `interviewer history`)")
 
 
-@app.command("show")
 def show(
     interview_id: Annotated[int, typer.Argument(metavar="ID", help="Interview id (see `interviewer history`).")],
     as_json: JsonFlag = False,
@@ -354,7 +349,6 @@ def show(
         _print_scorecard(record.scorecard, record.level)
 
 
-@app.command("export")
 def export(
     interview_id: Annotated[int, typer.Argument(metavar="ID", help="Interview id (see `interviewer history`).")],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="md|json", help="Markdown report or JSON.")] = "md",
@@ -375,3 +369,13 @@ def export(
     except OSError as exc:
         fail(f"--output: {output}: {exc.strerror or exc}")
     typer.echo(f"wrote {output}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.callback(invoke_without_command=True)(root)
+    app.command("interview")(interview)
+    app.command("grade")(grade)
+    app.command("history")(history)
+    app.command("show")(show)
+    app.command("export")(export)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from interviewer.cli import app, fail, print_json
-from interviewer.cli_help import Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Typer
 
 llm_app = Typer(
     help=(
@@ -15,7 +15,6 @@ llm_app = Typer(
     ),
     no_args_is_help=True,
 )
-app.add_typer(llm_app, name="llm")
 
 ENDPOINT_FAILED = 1
 """Exit code when the endpoint does not give a usable reply (2 stays for usage and config errors)."""
@@ -30,9 +29,11 @@ def check(
     llm: str | None = typer.Option(None, "--llm", metavar="MODEL", help="Model name, e.g. gpt-4o-mini or llama3.1:8b."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Send one real chat request; exit 0 when a non-empty reply comes back, else say what is wrong."""
+    """Send the interview's real first-turn request (full prompt, tools, streaming); exit 0 when a complete
+    reply comes back, else say what is wrong and how to fix it."""
     from interviewer.config import ConfigError, load_settings
-    from interviewer.llm.client import NoModelConfigured, check_endpoint, endpoint_url, require_model
+    from interviewer.llm.check import check_endpoint
+    from interviewer.llm.client import NoModelConfigured, endpoint_url, require_model
 
     root = ctx.find_root().obj or {}  # `interviewer --llm M --base-url U llm check` works too
     try:
@@ -50,3 +51,8 @@ def check(
         fail(result.problem, ENDPOINT_FAILED)
     reply = result.reply if len(result.reply) <= 80 else result.reply[:79] + "…"
     typer.echo(f"ok: model '{result.model}' at {endpoint_url(settings)} replied in {result.seconds:.2f} s: {reply!r}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.add_typer(llm_app, name="llm")

@@ -10,8 +10,8 @@ from typing import Any, Optional
 
 import typer
 
-from interviewer.cli import app, fail, print_json
-from interviewer.cli_help import Command, Group, Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Command, Group, Typer
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError
@@ -50,7 +50,6 @@ calc_app = Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-app.add_typer(calc_app, name="calc")
 
 _command = calc_app.command
 
@@ -397,3 +396,8 @@ def microbench(
     With --which all (the default) the value is the number of benchmarks run; ratios are in the breakdown.
     """
     _run("microbench", json_output, {}, {"which": which, "budget": budget})
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.add_typer(calc_app, name="calc")

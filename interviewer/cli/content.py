@@ -9,13 +9,11 @@ from typing import Annotated
 
 import typer
 
-from interviewer.cli import app, fail, print_json
-from interviewer.cli_help import Typer
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Typer
 
 rubrics_app = Typer(help="Check scenario rubric files.", no_args_is_help=True)
 kb_app = Typer(help="The knowledge base: index the notes and search them.", no_args_is_help=True)
-app.add_typer(rubrics_app, name="rubrics")
-app.add_typer(kb_app, name="kb")
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON value instead of a table.")]
 ChromaUrl = Annotated[
@@ -23,7 +21,6 @@ ChromaUrl = Annotated[
 ]
 
 
-@app.command("scenarios")
 def list_scenarios(as_json: JsonFlag = False) -> None:
     """List the interview scenarios."""
     from rubrics.loader import RubricLoadError, load_scenarios
@@ -104,7 +101,7 @@ def _open_index(chroma_url: str | None, with_progress: bool):
 def index(chroma_url: ChromaUrl = None, as_json: JsonFlag = False) -> None:
     """Index the knowledge notes (only what changed since the last run)."""
     _, report = _open_index(chroma_url, with_progress=not as_json)
-    from interviewer.engine.session import embed_rubric_criteria
+    from interviewer.engine.warmup import embed_rubric_criteria
 
     embed_rubric_criteria()  # so that no interview's first answer waits for them
     if as_json:
@@ -171,3 +168,10 @@ def strip_emphasis(markdown: str) -> str:
         for pattern in _EMPHASIS:
             pieces[index] = pattern.sub(r"\2", pieces[index])
     return "".join(pieces)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.add_typer(rubrics_app, name="rubrics")
+    app.add_typer(kb_app, name="kb")
+    app.command("scenarios")(list_scenarios)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from interviewer.cli import app, fail, print_json
+from interviewer.cli.base import fail, print_json
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON value instead of text.")]
 
@@ -32,7 +32,6 @@ def _progress():
     return DrillProgress(store, _bank(), load_scenarios())
 
 
-@app.command("drills")
 def list_drills(
     topic: Annotated[str | None, typer.Option("--topic", metavar="T", help="Only this topic (a scenario id).")] = None,
     as_json: JsonFlag = False,
@@ -51,7 +50,6 @@ def list_drills(
     typer.echo(f"{len(items)} drill(s)")
 
 
-@app.command("drill")
 def drill(
     item_id: Annotated[str, typer.Argument(metavar="ID", help="A drill id (see `interviewer drills`).")],
     answer: Annotated[str | None, typer.Option("--answer", "-a", metavar="A", help="Check this answer and show the worked solution.")] = None,
@@ -102,7 +100,6 @@ def drill(
     typer.echo("\n".join(feedback_lines(result)))
 
 
-@app.command("progress")
 def progress(as_json: JsonFlag = False) -> None:
     """Mastery per topic (unknown, weak, fair, strong), the drills due for review, and what to practise next."""
     from interviewer.domain import utcnow
@@ -143,3 +140,10 @@ def progress(as_json: JsonFlag = False) -> None:
     waiting = [item_id for due_at, item_id, _ in due if due_at > now]
     if waiting:
         typer.echo(f"Scheduled for review later: {len(waiting)} drill(s)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.command("drills")(list_drills)
+    app.command("drill")(drill)
+    app.command("progress")(progress)

@@ -21,8 +21,8 @@ from typing import Annotated, Any
 
 import typer
 
-from interviewer.cli import app, fail, print_json
-from interviewer.cli_help import Command
+from interviewer.cli.base import fail, print_json
+from interviewer.cli.help import Command
 
 try:  # typer ≥ 0.20 vendors click as typer._click; older releases use click itself
     from typer._click.exceptions import UsageError
@@ -120,7 +120,6 @@ def _shorten(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-@app.command("check", cls=_OneLineErrorCommand)
 def check(
     text: Annotated[str, typer.Argument(help='The answer to check (use "-" to read it from stdin).', show_default=False)],
     scenario: Annotated[str | None, typer.Option("--scenario", metavar="ID", help="Scenario id whose given facts (params, gpus, gpu, ...) fill missing inputs.")] = None,
@@ -145,3 +144,8 @@ def check(
         typer.echo(_table(checks, MAX_CLAIMS if truncated else None))
     if strict and any(c.verdict == "incorrect" for c in checks):
         raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the ``interviewer`` app (called by ``interviewer.cli``)."""
+    app.command("check", cls=_OneLineErrorCommand)(check)
