@@ -168,17 +168,17 @@ async def test_a_reply_does_not_wait_for_an_index_that_is_still_warming_up(store
     """Issue #16, item 7: a first answer right after launch waited seconds for the embedder and
     the index to load for its citation; while a warm-up is loading them, the citation is skipped."""
     from interviewer import retrieval
-    from interviewer.engine import offline
+    from interviewer.engine import session
 
     searched = []
-    monkeypatch.setattr(offline, "ground", lambda query, notes: searched.append(query) or None)
+    monkeypatch.setattr(session, "ground", lambda query, notes: searched.append(query) or None)
     agent = cue_agent(store)
-    agent.grounding = True
+    agent.session.grounding = True
     monkeypatch.setattr(retrieval, "_indexes", {})
     with retrieval.warming():
         assert retrieval.warming_up()
-        assert await agent._ground("KV cache size", []) is None
+        assert await agent.session.cite("KV cache size", []) is None
     assert searched == []  # not even tried: it would have blocked on the loading index
     assert not retrieval.warming_up()
-    await agent._ground("KV cache size", [])
+    await agent.session.cite("KV cache size", [])
     assert searched == ["KV cache size"]  # with no warm-up running, it searches (and waits) as before
