@@ -108,3 +108,13 @@ def test_an_int8_time_equal_to_the_16_bit_floor_is_still_the_slip_it_looks_like(
     # 6.6 ms is the fp16 floor of a 6.7B model on an A100-80GB; int8 reads half the bytes.
     checks = check_claims("With int8 weights decode takes about 6.6 ms per token on an A100-80GB.", {"params": "6.74e9"})
     assert [c.verdict for c in checks] == ["incorrect"], [c.explanation for c in checks]
+
+
+def test_a_time_faster_than_one_gpu_and_far_slower_than_a_split_is_no_realistic_figure() -> None:
+    # The scenario's 64 GPUs give a 64-way split reading (0.12 ms) beside one GPU (7.7 ms): 0.8 ms is
+    # faster than one GPU can read the weights and 6.7× a split's floor, so it is wrong under both.
+    from rubrics.loader import get_scenario
+
+    facts = dict(get_scenario("moe-routing").scenario.facts)
+    checks = check_claims("reading the 12.9B active parameters takes about 0.8 ms per token", facts)
+    assert [c.verdict for c in checks] == ["incorrect"], [c.explanation for c in checks]
