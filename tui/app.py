@@ -195,7 +195,16 @@ class InterviewerApp(App[None]):
         # The home screen calls start_warm_up once its scenario list is in: the heavy imports
         # hold the GIL for seconds and would otherwise delay the list.
         if self.resume_id is not None:
-            self.call_after_refresh(self.resume_interview, self.resume_id)
+            if self._core is None:
+                # The list is drawn before the core opens: resume once it is open (off the UI
+                # thread), not while the screens are still being set up around it.
+                self.run_worker(self._resume_once_open, thread=True, name="resume", exit_on_error=False)
+            else:
+                self.call_after_refresh(self.resume_interview, self.resume_id)
+
+    def _resume_once_open(self) -> None:
+        _ = self.core  # opens it (settings, store) in this worker thread
+        self.call_from_thread(self.resume_interview, self.resume_id)
 
     def _check_terminal(self) -> None:
         """Exit at once when stdin stopped being a terminal (the terminal hung up).

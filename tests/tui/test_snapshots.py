@@ -14,6 +14,7 @@ from tui_helpers import settle
 
 from interviewer.config import Settings
 from tui.app import make_app
+from tui.screens.interview_screen import DRAFT_SAVE_DELAY_SECONDS
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -32,7 +33,9 @@ async def steady(pilot) -> None:
     await pilot.wait_for_scheduled_animations()
     await settle(pilot)
     await pilot.wait_for_scheduled_animations()
-    await pilot.pause(0.3)  # timers started by the last edit (status line, timer tick) fire before the picture
+    # Timers started by the last edit (status line, timer tick, the draft saved 0.4 s after the last
+    # keystroke) fire before the picture; under load a shorter pause let the draft save land after it.
+    await pilot.pause(DRAFT_SAVE_DELAY_SECONDS + 0.3)
     await settle(pilot)
 
 
