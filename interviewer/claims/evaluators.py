@@ -917,8 +917,9 @@ def decode(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
 
 
 REALISTIC_BANDWIDTH_SHARE = 0.3
-"""The lowest share of peak memory bandwidth a real decode loop is taken to reach: eager PyTorch at
-batch 1 reaches 30–50% (kernel launches, small matmuls), tuned engines 60–90%."""
+"""The lowest share of peak memory bandwidth a real decode loop is taken to reach (a design choice, not
+a measurement): kernel launches and small matmuls keep an eager loop at batch 1 well below the
+peak, so a time up to 1/0.3 of the floor may be a measured one and is asked about."""
 _FLOOR_WORDS = re.compile(
     r"\b(?:theoretical(?:ly)?|roofline|lower\s+bound|floor|ideal(?:ly)?|best[- ]case|in\s+the\s+limit|(?:at|with)\s+(?:the\s+)?(?:full|peak)\s+(?:memory\s+)?bandwidth)\b",
     re.IGNORECASE,
@@ -941,8 +942,8 @@ def _realistic_above_floor(r: Resolver, claim: Mention, ev: Evaluation) -> None:
     # Within the realistic band of one reading: a time faster than a split's floor but far slower than
     # it, and faster than the one-GPU floor, is no realistic figure for either.
     if any(c.value * (1 + claim.tolerance) < reading.value <= (c.high if c.high is not None else c.value) / REALISTIC_BANDWIDTH_SHARE for c in memory_bound):
-        ev.doubts.append(f"{claim.text.strip()} is slower than the memory-bandwidth floor; a real decode loop reaches "
-                         f"{REALISTIC_BANDWIDTH_SHARE:.0%}–90% of peak bandwidth, so as a measured time it may be right")
+        ev.doubts.append(f"{claim.text.strip()} is slower than the memory-bandwidth floor; a real decode loop runs "
+                         f"well under peak bandwidth (I allow down to {REALISTIC_BANDWIDTH_SHARE:.0%}), so as a measured time it may be right")
 
 
 def _clause_without_numbers(r: Resolver) -> str:
