@@ -105,8 +105,9 @@ class TestInterviewScreen:
             await answer(pilot, "Model states: 16 bytes per param,\nso 80 GB for 10B.")
             await pilot.press("f2", "enter")
             await settle(pilot)
-            # Closing the confirmation hands focus back to the answer a frame or two later; on a
-            # loaded machine settle() can return first, and the picture then lacks the cursor.
+            # The picture shows the answer's cursor only when focus is back on it after the
+            # confirmation closes; wait for that (and fail if it never happens) instead of
+            # assuming settle() was long enough.
             editor = pilot.app.screen.query_one("#answer")
             await focus_returned(pilot, editor)
             editor.text = "ZeRO-3 over 8 GPUs"
