@@ -391,7 +391,9 @@ async def test_launch_lists_the_scenarios_before_the_core_opens_and_from_the_cac
                     break
                 await pilot.pause(0.05)
             assert app.core_is_open and table.row_count == shipped
-            assert validations  # the full validation ran too (and would report a broken file)
+            # The full validation ran too (and would report a broken file), once: the first
+            # ScreenResume used to start a second load that raced the first and blanked the list.
+            assert len(validations) == 1
 
     await launch(expect_validation_before_the_core=True)  # first launch: nothing cached yet
     assert (interviewer_home / "catalog-cache.json").exists()
@@ -408,10 +410,14 @@ async def test_enter_on_the_early_list_while_the_core_opens_does_not_deadlock(st
 
     core.scenarios, _ = validate_files(shipped_scenario_files())  # the early list shows the shipped ones
     opening = threading.Event()
+    listed = threading.Event()
 
     def slow_open_core():
         opening.set()
-        time.sleep(1.0)  # long enough for Enter to arrive while the lock is held
+        # Held until the test has seen the early list (however slow the machine), then long
+        # enough for Enter to arrive while the lock is held.
+        listed.wait(30)
+        time.sleep(1.0)
         return open_core(Settings(theme="textual-dark"), store=store, services=core.services())
 
     app = InterviewerApp(slow_open_core)
@@ -421,7 +427,8 @@ async def test_enter_on_the_early_list_while_the_core_opens_does_not_deadlock(st
             if table.row_count and opening.is_set():
                 break
             await pilot.pause(0.05)
-        assert not app.core_is_open
+        assert table.row_count and not app.core_is_open
+        listed.set()
         await pilot.press("enter")
         await settle(pilot)
         assert screen_name(app) == "InterviewScreen"

@@ -212,12 +212,14 @@ async def test_escape_returns_focus_to_the_editor(app):
 async def test_slow_turn_shows_progress_and_the_screen_keeps_working(app, core):
     async with app.run_test() as pilot:
         screen = await open_interview(pilot)
-        core.agents[0].delay = 2.0
+        hold = core.agents[0].hold = asyncio.Event()  # the reply waits until the test is done looking
         screen.query_one(AnswerEditor).text = "ZeRO-3 it is."
         await pilot.press("ctrl+s")
-        await asyncio.sleep(0.4)
-        await pilot.pause()
         status = screen.query_one(TurnStatus)
+        for _ in range(200):  # the spinner appears after SHOW_AFTER_S, however loaded the machine
+            if status.has_class("-visible"):
+                break
+            await pilot.pause(0.05)
         assert status.busy and status.has_class("-visible")
         assert "thinking" in str(status.render())
         assert isinstance(screen.query(CandidateAnswer).last(), CandidateAnswer)
@@ -228,6 +230,7 @@ async def test_slow_turn_shows_progress_and_the_screen_keeps_working(app, core):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert any("still replying" in n for n in notifications(app))
+        hold.set()
         await settle(pilot)
         assert not status.busy and not status.has_class("-visible")
         assert core.agents[0].calls == ["start", "respond"]

@@ -185,6 +185,7 @@ class FakeAgent:
     """A scripted ``InterviewAgent``: each answer moves one step on; the last step finishes.
 
     ``delay`` slows every call (to see the spinner and test that the screen keeps working),
+    ``hold`` (an event) keeps every call waiting until the test sets it,
     ``stream`` sends interviewer messages as ``TokenDelta`` pieces first (LLM style), and
     ``fail_next`` makes the next ``respond`` raise before the answer is recorded.
     """
@@ -206,6 +207,7 @@ class FakeAgent:
         self.mode = mode
         self.time_limit_s = time_limit_minutes * 60 if time_limit_minutes else None
         self.delay = 0.0
+        self.hold: asyncio.Event | None = None
         self.stream = False
         self.fail_next = False
         self._turns: list[Turn] = []
@@ -290,6 +292,8 @@ class FakeAgent:
 
     async def _pause(self) -> None:
         await asyncio.sleep(self.delay)
+        if self.hold is not None:
+            await self.hold.wait()
 
     async def _ask_current(self) -> AsyncIterator[Event]:
         step = self.current_step

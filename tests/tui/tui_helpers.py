@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 
 async def settle(pilot: Pilot, rounds: int = 2) -> None:
     """Let workers finish and the screen catch up (agent turns, table loads, modals)."""
     for _ in range(rounds):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        for worker in list(pilot.app.workers):
+            try:
+                await worker.wait()
+            except WorkerCancelled:
+                pass  # replaced by a newer exclusive worker (a calculator re-run, a reload): by design
         await pilot.pause()
 
 

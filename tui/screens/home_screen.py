@@ -124,7 +124,9 @@ class HomeScreen(Screen):
 
     def on_screen_resume(self) -> None:
         # Coming back from an interview or history: scores and the recent list have changed.
-        if self.is_mounted:
+        # The first resume comes with the first mount, whose own load is already under way: a
+        # second one there validated every file twice and raced the first for the list.
+        if self.is_mounted and self._scenarios is not None:
             self.load_catalog()
             self.query_one(MasteryLine).reload()
 
@@ -169,7 +171,9 @@ class HomeScreen(Screen):
                 recent = app.store.list_interviews(limit=RECENT_LIMIT)
             except Exception as error:
                 problems.append(f"Cannot read the transcript database: {error}")
-        app.call_from_thread(self._show_catalog, scenarios, stats, recent, problems)
+        # Not the local list: a second load (the screen resumed) may have filled the catalog
+        # while this one skipped loading it, and its early empty default would blank the list.
+        app.call_from_thread(self._show_catalog, self._scenarios or [], stats, recent, problems)
 
     def _show_catalog(
         self, scenarios: list[Scenario], stats: dict, recent: list[InterviewRecord], problems: list[str], *, partial: bool = False
