@@ -454,6 +454,19 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
                            f"{computed}, which is not that, so I may be comparing different things: which quantity did you mean?",
             "working": [f"{NOT_JUDGED}“{words}” is {OUTSIDE_SCOPE}", f"computed instead: {check.explanation}", *check.working],
         })
+    if check.verdict == "incorrect" and (split := _unapplied_split(parsed, mention, check)) is not None:
+        # "every one of the 64 ranks writes ...", "with tensor parallel 2 each GPU keeps ...": the claim
+        # is an accepted value divided (or multiplied) by a count the sentence states and the
+        # evaluator did not use, so it is most likely that share (or total): ask, do not assert.
+        count, whole, share = split
+        part = "one share" if share < whole else "the total"
+        return check.model_copy(update={
+            "verdict": "unverifiable", "computed": None,
+            "explanation": f"You said {said}; I get {format_value(whole, check.unit)} for the {topic.quantity}, and "
+                           f"{'split' if share < whole else 'times'} {count} ways that is {format_value(share, check.unit)}. "
+                           f"Is your figure {part} over the {count} in your sentence?",
+            "working": [f"{NOT_JUDGED}the claim may be {part} over the {count} the sentence states", *check.working],
+        })
     if check.verdict in ("incorrect",) or _not_judged(check):
         others = alternatives(parsed, mention, topic.id)
         if others:
@@ -484,6 +497,35 @@ def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: 
         if unit and f"1 {unit.group().lower()}" in check.explanation:
             continue  # the evaluator already computed it per token (per layer)
         return scope
+    return None
+
+
+_SPLIT_COUNT = re.compile(
+    r"\b(?:tp|pp|dp|ep|tensor[- ]parallel(?:ism)?|pipeline[- ]parallel(?:ism)?|data[- ]parallel(?:ism)?|expert[- ]parallel(?:ism)?|degree)\s*(?:=|of|:)?\s*(\d{1,4})\b"
+    r"|\b(?:over|across|among|between|into|on|by|of)\s+(?:the\s+|all\s+|its\s+|our\s+)?(\d{1,4})\b(?!\s*(?:[-.,]\d|%|[a-z]*(?:B|b)\b|[kKmMbBtT]\b))"
+    r"|(?<![\w.,-])(\d{1,4})(?:[- ](?:way|fold)\b|\s+(?:\w+\s+)?(?:gpus?|cards?|ranks?|nodes?|replicas?|stages?|shards?|devices?|workers?|chips?|instances?|accelerators?|machines?|hosts?|servers?|h100s?|a100s?)\b)",
+    re.IGNORECASE,
+)
+"""A count the sentence splits something over ("64 ranks", "tensor parallel 2", "TP=8", "8-way", "across 16")."""
+
+
+def _unapplied_split(parsed: ParsedSentence, mention: Mention, check: ClaimCheck) -> tuple[int, float, float] | None:
+    """(n, an accepted value v, v/n or v·n) when the claim matches v over n or n times v, for a count
+    n the sentence states and the evaluation did not use as an input."""
+    if check.claimed is None or not check.computed or check.claimed <= 0 or check.computed <= 0:
+        return None
+    used = {float(source.value) for source in check.provenance if isinstance(source.value, (int, float))}
+    for found in _SPLIT_COUNT.finditer(parsed.text):
+        digits = next(group for group in found.groups() if group)
+        if mention.start <= found.start() < mention.end:
+            continue
+        count = int(digits)
+        if count < 2 or float(count) in used:
+            continue
+        for computed in dict.fromkeys([check.computed, *check.accepted_values]):
+            for value in (computed / count, computed * count):
+                if value / (1 + check.tolerance) <= check.claimed <= value * (1 + check.tolerance):
+                    return count, computed, value
     return None
 
 
@@ -657,7 +699,8 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: 
                           explanation=f"You said {said} for the {base['quantity']}, but the inputs are too large to compute a finite value.",
                           working=ev.notes)
     verdict, chosen, reading = judge(readings, ev.candidates, mention.direction, mention.tolerance, unit)
-    base = base | {"scope": _scope(mention, chosen.component, base["quantity"]), "provenance": _provenance(resolver, chosen.inputs)}
+    base = base | {"scope": _scope(mention, chosen.component, base["quantity"]), "provenance": _provenance(resolver, chosen.inputs),
+                   "accepted_values": [c.value for c in real]}
     per_token = ev.topic.id == "decode"
     binary = unit == "bytes" and (mention.is_binary or (reading.label is not None and "binary" in reading.label))
     working = list(ev.notes) + list(chosen.working)
@@ -744,7 +787,10 @@ def doubts_about(resolver: Resolver, mention: Mention, ev: Evaluation, arithmeti
     params_stated = any(name in ("params", "model") and found.source == "sentence" for name, found in resolver.used) or bool(resolver.sentence_mentions("params"))
     params_used = any(name in ("params", "model") for name, found in resolver.used)
     used_params = [found for name, found in resolver.used if name == "params"]
-    own = [m for m in resolver.parsed.mentions if m.dim == "parameters" and m is not mention and m.clause == mention.clause]
+    outside = bool(used_params) and used_params[-1].source != "sentence"
+    # "2 GB of bf16 gradients, so we're talking about a 2B-parameter model": a size the sentence names
+    # anywhere (even as its conclusion) is a doubt about a size taken from outside it
+    own = [m for m in resolver.parsed.mentions if m.dim == "parameters" and m is not mention and (m.clause == mention.clause or outside)]
     if used_params and own and all(abs(m.value - float(used_params[-1].value)) > 0.05 * m.value for m in own if not isinstance(used_params[-1].value, str)):  # type: ignore[arg-type]
         doubts.append(f"the clause names its own size ({own[0].text.strip()}), not the {used_params[-1].text or 'size'} I used")
     other_model = _OTHER_MODEL.search(resolver.parsed.text)

@@ -70,6 +70,8 @@ class ClaimCheck(BaseModel):
     scope: ClaimScope = Field(default_factory=ClaimScope)
     provenance: list[InputSource] = Field(default_factory=list)
     """One entry per input of the computation the verdict rests on, in the order they were read."""
+    accepted_values: list[float] = Field(default_factory=list, exclude=True)
+    """Every value an accepted convention gave (the computed one among them); not stored or shown."""
 
     def to_public_dict(self) -> dict:
         """Exactly the keys of ``interviewer check --json``."""
