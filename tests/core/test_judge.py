@@ -131,3 +131,13 @@ def test_an_asserted_misconception_cancels_credit_is_listed_and_blocks_senior():
 def test_a_denied_misconception_is_not_one():
     card = grade_answers(get_scenario("train-10b-8gpu").scenario, ["Plain DDP won't work here: the model doesn't fit on one GPU."])
     assert card.misconceptions == []
+
+
+def test_distilbert_as_the_translator_is_a_misconception_that_cancels_the_model_and_distillation_credit():
+    scenario = get_scenario("realtime-translation").scenario
+    proposal = "For speed I would distil the teacher into DistilBERT and serve DistilBERT as the translation model."
+    card = grade_answers(scenario, [scenario.model_answer, proposal])
+    assert [m["id"] for m in card.misconceptions] == ["encoder-only-translator"]
+    statuses = {c.id: c.status.value for c in card.criteria}
+    assert statuses["encoder-decoder"] != "met" and statuses["distillation"] != "met"
+    assert card.level != "senior"
