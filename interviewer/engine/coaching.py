@@ -14,7 +14,8 @@ from interviewer.engine.statements import analyse
 from interviewer.engine.text import split_sentences
 from rubrics.schema import Kind, Scenario, Step
 
-_QUANTITY = re.compile(r"\d")
+_QUANTITY = re.compile(r"(?<![\w-])\d")
+"""A figure the candidate states (a digit not inside a name such as A100 or Llama-2)."""
 _ASSUMPTION = re.compile(r"\b(assum\w*|clarif\w*|I'd (first )?ask|(first|before) \w+ (I|we)'d (want|need) to know|it depends on|requirement|constraint)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
     r"\b(but|however|trade[- ]?offs?|at the (cost|price|expense) of|versus|vs\.?|in exchange|instead of|whereas|on the other hand|costs?|downside|upside|unless)\b",
@@ -25,6 +26,16 @@ _CLOSE = re.compile(
     r"first thing I'?d|what I'?d (prototype|measure|do first)|the plan is|so the plan)\b",
     re.IGNORECASE,
 )
+
+
+def _gist(text: str, limit: int = 70) -> str:
+    """The head of a rubric sentence (up to its first colon, semicolon, comma, parenthesis or ``limit``
+    characters, at a word), for a one-line item; an initial capital is lowered unless it starts an acronym."""
+    head = re.split(r"[:;,(]| — ", text.strip(), maxsplit=1)[0].strip()
+    if len(head) > limit:
+        head = head[:limit].rsplit(" ", 1)[0]
+    head = head.rstrip(".,")
+    return head[:1].lower() + head[1:] if head[1:2].islower() else head
 
 
 def _step_needs(scenario: Scenario, step: Step) -> set[str]:
@@ -48,20 +59,19 @@ def missing_structure(scenario: Scenario, step: Step, answers: list[str]) -> lis
     """What this step's answers lacked in structure, each item naming what would have filled it."""
     text = "\n".join(answers).strip()
     if not text:
-        return ["No answer to this step: even a short framing, one estimate and one trade-off earn partial credit."]
+        return ["No answer to this step: the outline above is where a strong answer starts."]
     sentences = split_sentences(text) or [text]
     needs = _step_needs(scenario, step)
     index = scenario.step_index(step.id)
     missing: list[str] = []
     frames = "question" in needs or (scenario.kind is Kind.design and index == 0)
     if frames and not (any(analyse(s).asks for s in sentences) or _ASSUMPTION.search(text)):
-        missing.append(f"No framing: before answering, ask or state an assumption about {step.key_decision[0].lower()}{step.key_decision[1:].rstrip('.')}.")
+        missing.append(f"No framing: before answering, ask or state an assumption about {_gist(step.key_decision)}.")
     quantities = _quantities(scenario, step)
     if quantities and not _QUANTITY.search(text):
-        missing.append(f"No numbers: this step is about figures; estimate {'; '.join(dict.fromkeys(quantities))}.")
-    tradeoffs = _tradeoffs(scenario, step)
-    if tradeoffs and not _CONTRAST.search(text):
-        missing.append(f"No trade-off: say what each choice costs (\u201cX, but at the cost of Y\u201d), e.g. for: {tradeoffs[0][0].lower()}{tradeoffs[0][1:].rstrip('.')}.")
+        missing.append(f"No numbers: this step asks for figures; put a number on: {'; '.join(dict.fromkeys(_gist(q) for q in quantities))}.")
+    if _tradeoffs(scenario, step) and not _CONTRAST.search(text):
+        missing.append(f"No trade-off: say what each choice costs (\u201cX, but at the cost of Y\u201d), here about {_gist(step.key_decision)}.")
     if index == len(scenario.steps) - 1 and not _CLOSE.search(text):
         missing.append("No close: end with a one-line summary of the design and what you would prototype or measure first.")
     return missing

@@ -67,6 +67,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "Count bytes per parameter for mixed-precision Adam.",
                 "key_decision": "Whether the model states fit on one GPU.",
                 "common_wrong_answer": "Only counting the fp16 weights.",
+                "outline": ["Count bytes per parameter: 2 weights, 2 gradients, 12 Adam states.", "Multiply by the parameter count.", "Compare with one GPU's memory."],
+                "tip": "Write the byte breakdown before the total.",
                 "probes": ["What about the optimizer states?"],
             },
             {
@@ -76,6 +78,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "ZeRO-3 shards weights, gradients and optimizer states.",
                 "key_decision": "How far to shard.",
                 "common_wrong_answer": "Tensor parallelism across nodes.",
+                "outline": ["Compare ZeRO stages by what each shards.", "Divide the sharded states by the GPU count.", "Weigh the extra communication of ZeRO-3."],
+                "tip": "Name the communication cost of each stage.",
                 "probes": ["What does ZeRO-3 cost in communication?"],
             },
             {
@@ -85,6 +89,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "Think about recomputation.",
                 "key_decision": "Recompute or not.",
                 "common_wrong_answer": "Ignore activations.",
+                "outline": ["Estimate activation memory per layer.", "Recompute activations in the backward pass.", "Say what recomputation costs in compute."],
+                "tip": "Give the recompute overhead as a percentage.",
                 "probes": ["Selective or full recomputation?"],
             },
         ],
@@ -134,6 +140,8 @@ KV_SCENARIO = _scenario(
                 "hint": "2 × layers × kv heads × head dim × seq × bytes.",
                 "key_decision": "The formula.",
                 "common_wrong_answer": "Forgetting the factor 2.",
+                "outline": ["Write 2 x layers x kv heads x head dim x bytes.", "Plug in the model's numbers.", "Multiply by the sequence length."],
+                "tip": "Derive the factor 2 from keys and values.",
                 "probes": ["Per token?"],
             }
         ],
