@@ -20,6 +20,7 @@ from interviewer.domain import (
     Role,
     Scorecard,
     Status,
+    StepCoaching,
     StudyItem,
     Turn,
     TurnKind,
@@ -187,6 +188,15 @@ def fake_scorecard(scenario: Scenario, hints_used: int = 0, claims: list[dict] |
         study=[StudyItem(note="activation-checkpointing", reason="Recomputation was not discussed.")],
         model_answer=scenario.model_answer,
     )
+
+
+def fake_coaching(scenario: Scenario) -> list[StepCoaching]:
+    """Coaching for every step from the scenario's own outline and tip; the first step lacks numbers."""
+    return [
+        StepCoaching(step=step.id, title=step.title, outline=list(step.outline), tip=step.tip,
+                     missing=["No numbers: this step asks for figures; put a number on: model-state memory."] if index == 0 else [])
+        for index, step in enumerate(scenario.steps)
+    ]
 
 
 class FakeAgent:

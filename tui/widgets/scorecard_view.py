@@ -90,6 +90,8 @@ class ScorecardView(VerticalScroll):
         & .tier { width: 38; height: 1; }
         & .section-title { text-style: bold; color: $text-accent; margin: 1 0 0 0; border-bottom: solid $accent 40%; width: 1fr; }
         & .bullets { height: auto; padding: 0 1; }
+        & #coaching { height: auto; }
+        & .coaching-step { margin: 0 0 1 0; }
         & Collapsible { margin: 1 0 0 0; }
     }
     """
@@ -153,7 +155,7 @@ class ScorecardView(VerticalScroll):
             yield Static(_bullets([misconception_line(m) for m in card.misconceptions], ""), classes="bullets", id="misconceptions")
 
         if card.coaching:
-            yield Label(f"Coaching per step ({COACHING_LABEL.lower()})", classes="section-title")
+            yield Label(f"Coaching per step ({COACHING_LABEL.lower()})", classes="section-title", id="coaching-title")
             with Vertical(id="coaching"):
                 for step in card.coaching:
                     yield Static(coaching_content(step), classes="bullets coaching-step")
