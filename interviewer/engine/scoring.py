@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from interviewer.claims.units import BASE_UNIT
-from interviewer.domain import CriterionResult, Scorecard, StepCoaching, Status, StudyItem
+from interviewer.domain import CriterionResult, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
 from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
