@@ -193,7 +193,8 @@ def build_scorecard(
     misconceptions: list[dict] | None = None,
     answers_by_step: dict[str, list[str]] | None = None,
 ) -> Scorecard:
-    """``answers_by_step``: the candidate's answers to each step, for the coaching (none: every step unanswered)."""
+    """``answers_by_step``: the candidate's answers to each step, for the coaching (none: every step
+    unanswered); the coaching is left out with the model answer (``reveal_model_answer=False``)."""
     misconceptions = list(misconceptions or [])
     results = [
         judge_criterion(scenario, c, hits.get(c.id), claims,
@@ -209,7 +210,8 @@ def build_scorecard(
         mode=mode,
         reveal_model_answer=reveal_model_answer,
         misconceptions=misconceptions,
-        coaching=coach(scenario, answers_by_step or {}),
+        # Like the model answer, the outlines name what the steps are graded on: only once it is over.
+        coaching=coach(scenario, answers_by_step or {}) if reveal_model_answer else [],
     )
 
 

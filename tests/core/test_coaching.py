@@ -103,3 +103,13 @@ def test_the_export_carries_coaching_labelled_as_suggestions():
     assert "- Missing: No numbers" in markdown
     exported = json.loads(export_json(record))["scorecard"]["coaching"]
     assert exported[1]["step"] == "hardware-latency" and exported[1]["tip"] == _step(scenario, "hardware-latency").tip
+
+
+def test_no_coaching_on_a_card_that_hides_the_model_answer():
+    from interviewer.engine.scoring import build_scorecard
+
+    scenario = get_scenario(SERVE).scenario
+    hidden = build_scorecard(scenario, {}, [], reveal_model_answer=False, answers_by_step={"hardware-latency": [THIN_HARDWARE]})
+    shown = build_scorecard(scenario, {}, [], reveal_model_answer=True, answers_by_step={"hardware-latency": [THIN_HARDWARE]})
+    assert hidden.coaching == [] and hidden.model_answer == ""
+    assert [c.step for c in shown.coaching] == [s.id for s in scenario.steps]
