@@ -16,9 +16,9 @@ from rubrics.schema import Kind, Scenario, Step
 
 _QUANTITY = re.compile(r"(?<![\w-])\d")
 """A figure the candidate states (a digit not inside a name such as A100 or Llama-2)."""
-_ASSUMPTION = re.compile(r"\b(assum\w*|clarif\w*|I'd (first )?ask|(first|before) \w+ (I|we)'d (want|need) to know|it depends on|requirement|constraint)\b", re.IGNORECASE)
+_ASSUMPTION = re.compile(r"\b(assum\w*|clarif\w*|I'd (first )?ask|(first|before) \w+ (I|we)'d (want|need) to know|it depends on)\b", re.IGNORECASE)
 _CONTRAST = re.compile(
-    r"\b(but|however|trade[- ]?offs?|at the (cost|price|expense) of|versus|vs\.?|in exchange|instead of|whereas|on the other hand|costs?|downside|upside|unless)\b",
+    r"\b(but|however|trade[- ]?offs?|at the (cost|price|expense) of|versus|vs\.?|in exchange|instead of|whereas|on the other hand|downside|unless)\b",
     re.IGNORECASE,
 )
 _CLOSE = re.compile(

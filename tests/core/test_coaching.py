@@ -113,3 +113,12 @@ def test_no_coaching_on_a_card_that_hides_the_model_answer():
     shown = build_scorecard(scenario, {}, [], reveal_model_answer=True, answers_by_step={"hardware-latency": [THIN_HARDWARE]})
     assert hidden.coaching == [] and hidden.model_answer == ""
     assert [c.step for c in shown.coaching] == [s.id for s in scenario.steps]
+
+
+def test_numbers_and_trade_offs_are_asked_for_only_where_the_steps_criteria_ask_for_them():
+    scenario = get_scenario("attention-vs-rnn").scenario
+    position = _step(scenario, "position")  # its criteria ask for explanations only
+    assert not any("number" in c.requires or "tradeoff" in c.requires for c in scenario.criteria if c.step == "position")
+    assert missing_structure(scenario, position, ["RoPE rotates queries and keys so the score depends on the offset."]) == []
+    cost = _step(scenario, "cost-comparison")
+    assert [i.split(":")[0] for i in missing_structure(scenario, cost, ["Attention is parallel over positions."])] == ["No numbers", "No trade-off"]
