@@ -94,6 +94,26 @@ class StudyItem(BaseModel):
     citation: Citation | None = None
 
 
+class StepCoaching(BaseModel):
+    """Suggestions for one step: how a strong answer is built, one tip, and what this answer's
+    structure lacked. Advice, not grading: it never changes the score."""
+
+    step: str
+    title: str
+    outline: list[str]
+    """The rubric's outline of a strong answer, in order."""
+    tip: str
+    missing: list[str] = Field(default_factory=list)
+    """Structure this step's answer lacked (framing, numbers, a trade-off, a close), each with what would fix it."""
+
+    def public_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "title": self.title, "outline": self.outline, "tip": self.tip, "missing": self.missing}
+
+
+COACHING_LABEL = "Suggestions"
+"""How coaching is labelled wherever it is shown: advice, not part of the grade."""
+
+
 class Scorecard(BaseModel):
     scenario: str
     score: float = Field(ge=0.0, le=100.0)
@@ -116,6 +136,8 @@ class Scorecard(BaseModel):
     misconceptions: list[dict[str, Any]] = Field(default_factory=list)
     """Common wrong answers and anti-patterns the candidate asserted: ``id``, ``description``,
     ``quote`` (the candidate's words) and ``contradicts`` (criterion ids whose credit they cancel)."""
+    coaching: list[StepCoaching] = Field(default_factory=list)
+    """Per step, in the scenario's order: suggestions (outline, tip, missing structure)."""
 
     def grade_json(self) -> dict[str, Any]:
         """The ``interviewer grade --json`` contract."""
@@ -127,6 +149,7 @@ class Scorecard(BaseModel):
             "criteria": [c.public_dict() for c in self.criteria],
             "claims": [{key: claim.get(key) for key in PUBLIC_CLAIM_KEYS} for claim in self.claims],
             "misconceptions": [{key: m.get(key) for key in ("id", "description", "quote", "contradicts")} for m in self.misconceptions],
+            "coaching": [c.public_dict() for c in self.coaching],
         }
 
 

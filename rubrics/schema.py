@@ -94,6 +94,11 @@ class Step(StrictModel):
     """Follow-up questions, used at most once each."""
     contradicts: list[str] = Field(default_factory=list)
     """Criteria the common wrong answer contradicts: asserting it cancels their credit."""
+    outline: list[str] = Field(min_length=3, max_length=5)
+    """An outline of a strong answer to this step, 3-5 ordered points, shown as coaching on the
+    scorecard (only after the interview, so it may name the figures the step is graded on)."""
+    tip: str = Field(min_length=1)
+    """One pro tip for this step, shown with the outline."""
 
     _cues = field_validator("wrong_answer_cues")(classmethod(lambda cls, v: _check_patterns(v)))
 

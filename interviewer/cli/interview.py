@@ -123,6 +123,15 @@ def _print_scorecard(card, target_level: str | None) -> None:
         typer.echo(f"[!] misconception: {misconception['description']}\n      “{misconception['quote']}”")
     for notice in card.notices:
         typer.echo(f"note: {notice}")
+    if card.coaching:
+        typer.echo("\n--- Coaching per step (suggestions) ---")
+    for step in card.coaching:
+        typer.echo(f"{step.title}")
+        for n, point in enumerate(step.outline, 1):
+            typer.echo(f"  {n}. {point}")
+        typer.echo(f"  tip: {step.tip}")
+        for item in step.missing:
+            typer.echo(f"  missing: {item}")
 
 
 def interview(

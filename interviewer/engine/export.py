@@ -16,7 +16,7 @@ import json
 import re
 
 from interviewer.display import format_score, level_line, status_label
-from interviewer.domain import InterviewRecord, Role, Status, TurnKind
+from interviewer.domain import COACHING_LABEL, InterviewRecord, Role, Status, TurnKind
 
 _ENTITY_LIKE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
 _ORDERED_MARKER = re.compile(r"(\d{1,9})([.)])(?=[ \t]|$)")
@@ -246,6 +246,14 @@ def export_markdown(record: InterviewRecord) -> str:
             lines += ["## Misconceptions", ""] + [
                 f"- {escape_markdown(m.get('description', ''))} You said: “{escape_markdown(m.get('quote', ''))}”" for m in card.misconceptions
             ] + [""]
+        if card.coaching:
+            lines += [f"## Coaching per step ({COACHING_LABEL.lower()})", ""]
+            for step in card.coaching:
+                lines += [f"### {escape_markdown(step.title)}", "", "Outline of a strong answer:", ""]
+                lines += [f"{n}. {escape_markdown(point)}" for n, point in enumerate(step.outline, 1)]
+                lines += ["", f"- Tip: {escape_markdown(step.tip)}"]
+                lines += [f"- Missing: {escape_markdown(item)}" for item in step.missing]
+                lines.append("")
         if card.study:
             lines += ["## What to study next", ""]
             for item in card.study:

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from interviewer.domain import Scorecard
+from interviewer.engine.coaching import answers_in_step_order
 from interviewer.engine.evidence import CriterionHit, EvidenceFinder
 from interviewer.engine.scoring import build_scorecard
 from rubrics.schema import Scenario
@@ -29,7 +30,8 @@ def check_claims_safely(text: str, facts: dict[str, Any]) -> list[dict]:
 def grade_answers(scenario: Scenario, answers: list[str], *, use_embeddings: bool = True) -> Scorecard:
     """Score a finished set of answers (one per turn) without running the conversation."""
     hits, claims, misconceptions = collect_evidence(scenario, answers, use_embeddings=use_embeddings)
-    return build_scorecard(scenario, hits, claims, mode="offline", misconceptions=misconceptions)
+    return build_scorecard(scenario, hits, claims, mode="offline", misconceptions=misconceptions,
+                           answers_by_step=answers_in_step_order(scenario, answers))
 
 
 def collect_evidence(scenario: Scenario, answers: list[str], *, use_embeddings: bool = True) -> tuple[dict[str, CriterionHit], list[dict], list[dict]]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from interviewer.claims.units import BASE_UNIT
-from interviewer.domain import CriterionResult, Scorecard, Status, StudyItem
+from interviewer.domain import CriterionResult, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
+from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.statements import analyse
 from interviewer.engine.text import quote
@@ -190,7 +191,10 @@ def build_scorecard(
     mode: str = "offline",
     reveal_model_answer: bool = True,
     misconceptions: list[dict] | None = None,
+    answers_by_step: dict[str, list[str]] | None = None,
 ) -> Scorecard:
+    """``answers_by_step``: the candidate's answers to each step, for the coaching (none: every step
+    unanswered); the coaching is left out with the model answer (``reveal_model_answer=False``)."""
     misconceptions = list(misconceptions or [])
     results = [
         judge_criterion(scenario, c, hits.get(c.id), claims,
@@ -206,6 +210,8 @@ def build_scorecard(
         mode=mode,
         reveal_model_answer=reveal_model_answer,
         misconceptions=misconceptions,
+        # Like the model answer, the outlines name what the steps are graded on: only once it is over.
+        coaching=coach(scenario, answers_by_step or {}) if reveal_model_answer else [],
     )
 
 
@@ -220,6 +226,7 @@ def scorecard_from_results(
     reveal_model_answer: bool = True,
     notices: list[str] | None = None,
     misconceptions: list[dict] | None = None,
+    coaching: list[StepCoaching] | None = None,
 ) -> Scorecard:
     """Weights, total, level, strengths, gaps and study list from per-criterion results (whoever judged them)."""
     tiers = tier_scores(results)
@@ -253,4 +260,5 @@ def scorecard_from_results(
         mode=mode,
         notices=list(notices or []),
         misconceptions=list(misconceptions or []),
+        coaching=list(coaching or []),
     )

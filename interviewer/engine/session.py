@@ -363,7 +363,16 @@ class InterviewSession:
             mode=self.mode,
             reveal_model_answer=self.finished,
             misconceptions=self.state.misconceptions,
+            answers_by_step=self.answers_by_step(),
         )
+
+    def answers_by_step(self) -> dict[str, list[str]]:
+        """The candidate's answers so far, grouped by the step they were given at (for the coaching)."""
+        by_step: dict[str, list[str]] = {}
+        for turn in self._turns:
+            if turn.role is Role.candidate and turn.kind is TurnKind.answer and turn.step_id:
+                by_step.setdefault(turn.step_id, []).append(turn.text)
+        return by_step
 
     def conclude(self, scorecard: Scorecard) -> Scorecard:
         """The final scorecard, with study citations, stored with the interview (blocking)."""

@@ -256,6 +256,7 @@ def merge_judgement(
         mode=mode,
         reveal_model_answer=bool(deterministic.model_answer),
         notices=notices,
+        coaching=deterministic.coaching,
     )
 
 

@@ -182,3 +182,17 @@ async def test_a_reply_does_not_wait_for_an_index_that_is_still_warming_up(store
     assert not retrieval.warming_up()
     await agent.session.cite("KV cache size", [])
     assert searched == ["KV cache size"]  # with no warm-up running, it searches (and waits) as before
+
+
+async def test_the_final_card_coaches_each_step_from_the_answers_given_at_it(store):
+    agent = cue_agent(store, "serve-2b-p99")
+    await collect(agent.start())
+    first_step = agent.current_step.id
+    await collect(agent.respond("Does the 100 ms cover the first token or the whole reply?"))
+    events = await collect(agent.end())
+    coaching = {c.step: c for c in events[-1].scorecard.coaching}
+    assert list(coaching) == [s.id for s in agent.scenario.steps]
+    assert not any(item.startswith("No framing") for item in coaching[first_step].missing)  # the question is framing
+    unanswered = [s.id for s in agent.scenario.steps if s.id != first_step and s.id != agent.current_step.id]
+    assert all(coaching[s].missing[0].startswith("No answer to this step") for s in unanswered)
+    assert store.get(agent.interview_id).scorecard.coaching == events[-1].scorecard.coaching

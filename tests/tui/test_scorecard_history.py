@@ -9,7 +9,7 @@ from textual.widgets import Collapsible, Input, Select, TabbedContent
 from tui_fakes import FIXED_START, KV_SCENARIO, TRAINING_SCENARIO, seed_history
 from tui_helpers import notifications, screen_name, settle
 
-from interviewer.domain import Turn
+from interviewer.domain import Role, Turn, TurnKind
 from tui.screens.scorecard_screen import ScorecardScreen
 from tui.widgets.interview_table import InterviewTable
 from tui.widgets.score_chart import ScoreChart
@@ -382,3 +382,42 @@ async def test_chart_legend_covers_no_point(app, store):
         await pilot.pause()
         text = str(chart.render())
         assert text.count("●") == 2, text  # both lone points are drawn with a dot, none under the legend
+
+
+async def test_scorecard_shows_coaching_per_step_as_suggestions():
+    from textual.app import App
+    from textual.widgets import Label
+    from tui_fakes import fake_coaching, fake_scorecard
+
+    card = fake_scorecard(TRAINING_SCENARIO).model_copy(update={"coaching": fake_coaching(TRAINING_SCENARIO)})
+
+    class OneCard(App):
+        def compose(self):
+            yield ScorecardView(card)
+
+    async with OneCard().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        titles = [str(label.render()) for label in pilot.app.query(Label)]
+        assert "Coaching per step (suggestions)" in titles
+        steps = pilot.app.query(".coaching-step")
+        assert len(steps) == len(TRAINING_SCENARIO.steps)
+        first = str(steps.first().render())
+        first_step = TRAINING_SCENARIO.steps[0]
+        assert first_step.title in first and f"1. {first_step.outline[0]}" in first
+        assert f"Tip: {first_step.tip}" in first and "Missing: No numbers" in first
+        assert "Missing:" not in str(steps.last().render())
+
+
+async def test_replay_shows_the_stored_coaching(app, store):
+    from tui_fakes import FakeAgent, fake_coaching, fake_scorecard
+
+    agent = FakeAgent(TRAINING_SCENARIO, store=store, started_at=FIXED_START)
+    agent._record(Role.candidate, TurnKind.answer, "16 bytes per parameter.")
+    store.finish(agent.interview_id, fake_scorecard(TRAINING_SCENARIO).model_copy(update={"coaching": fake_coaching(TRAINING_SCENARIO)}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_replay(agent.interview_id)
+        await settle(pilot)
+        shown = [str(step.render()) for step in app.screen.query(".coaching-step")]
+        assert len(shown) == len(TRAINING_SCENARIO.steps)
+        assert TRAINING_SCENARIO.steps[1].outline[0] in shown[1]

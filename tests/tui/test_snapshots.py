@@ -186,6 +186,29 @@ class TestScorecardScreen:
 
 
 @pytest.mark.parametrize("size", SIZES)
+class TestCoaching:
+    def test_scorecard_coaching(self, snap_compare, size):
+        from textual.app import App
+        from tui_fakes import fake_coaching, fake_scorecard
+
+        from tui.widgets.scorecard_view import ScorecardView
+
+        card = fake_scorecard(TRAINING_SCENARIO).model_copy(update={"coaching": fake_coaching(TRAINING_SCENARIO)})
+
+        class OneCard(App):
+            def compose(self):
+                yield ScorecardView(card)
+
+        async def run_before(pilot):
+            await pilot.pause()
+            view = pilot.app.query_one(ScorecardView)
+            view.scroll_to_widget(view.query_one("#coaching-title"), top=True, animate=False)
+            await steady(pilot)
+
+        assert snap_compare(OneCard(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
 class TestHistoryScreen:
     def test_history_with_plot(self, snap_compare, seeded_app, size):
         async def run_before(pilot):

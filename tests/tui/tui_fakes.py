@@ -20,6 +20,7 @@ from interviewer.domain import (
     Role,
     Scorecard,
     Status,
+    StepCoaching,
     StudyItem,
     Turn,
     TurnKind,
@@ -67,6 +68,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "Count bytes per parameter for mixed-precision Adam.",
                 "key_decision": "Whether the model states fit on one GPU.",
                 "common_wrong_answer": "Only counting the fp16 weights.",
+                "outline": ["Count bytes per parameter: 2 weights, 2 gradients, 12 Adam states.", "Multiply by the parameter count.", "Compare with one GPU's memory."],
+                "tip": "Write the byte breakdown before the total.",
                 "probes": ["What about the optimizer states?"],
             },
             {
@@ -76,6 +79,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "ZeRO-3 shards weights, gradients and optimizer states.",
                 "key_decision": "How far to shard.",
                 "common_wrong_answer": "Tensor parallelism across nodes.",
+                "outline": ["Compare ZeRO stages by what each shards.", "Divide the sharded states by the GPU count.", "Weigh the extra communication of ZeRO-3."],
+                "tip": "Name the communication cost of each stage.",
                 "probes": ["What does ZeRO-3 cost in communication?"],
             },
             {
@@ -85,6 +90,8 @@ TRAINING_SCENARIO = _scenario(
                 "hint": "Think about recomputation.",
                 "key_decision": "Recompute or not.",
                 "common_wrong_answer": "Ignore activations.",
+                "outline": ["Estimate activation memory per layer.", "Recompute activations in the backward pass.", "Say what recomputation costs in compute."],
+                "tip": "Give the recompute overhead as a percentage.",
                 "probes": ["Selective or full recomputation?"],
             },
         ],
@@ -134,6 +141,8 @@ KV_SCENARIO = _scenario(
                 "hint": "2 × layers × kv heads × head dim × seq × bytes.",
                 "key_decision": "The formula.",
                 "common_wrong_answer": "Forgetting the factor 2.",
+                "outline": ["Write 2 x layers x kv heads x head dim x bytes.", "Plug in the model's numbers.", "Multiply by the sequence length."],
+                "tip": "Derive the factor 2 from keys and values.",
                 "probes": ["Per token?"],
             }
         ],
@@ -179,6 +188,15 @@ def fake_scorecard(scenario: Scenario, hints_used: int = 0, claims: list[dict] |
         study=[StudyItem(note="activation-checkpointing", reason="Recomputation was not discussed.")],
         model_answer=scenario.model_answer,
     )
+
+
+def fake_coaching(scenario: Scenario) -> list[StepCoaching]:
+    """Coaching for every step from the scenario's own outline and tip; the first step lacks numbers."""
+    return [
+        StepCoaching(step=step.id, title=step.title, outline=list(step.outline), tip=step.tip,
+                     missing=["No numbers: this step asks for figures; put a number on: model-state memory."] if index == 0 else [])
+        for index, step in enumerate(scenario.steps)
+    ]
 
 
 class FakeAgent:

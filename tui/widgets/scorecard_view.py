@@ -11,10 +11,11 @@ from textual.content import Content
 from textual.widgets import Collapsible, Digits, Label, Markdown, Static
 
 from interviewer.display import format_score, level_labels
+from interviewer.domain import COACHING_LABEL
 from tui.widgets.claim_card import ClaimCard
 
 if TYPE_CHECKING:
-    from interviewer.domain import CriterionResult, Scorecard
+    from interviewer.domain import CriterionResult, Scorecard, StepCoaching
 
 STATUS_MARKS = {"met": ("✔", "met", "$success"), "partial": ("◐", "partly met", "$warning"), "missed": ("✘", "missed", "$error")}
 TIER_ORDER = ("must", "good", "bonus")
@@ -89,6 +90,8 @@ class ScorecardView(VerticalScroll):
         & .tier { width: 38; height: 1; }
         & .section-title { text-style: bold; color: $text-accent; margin: 1 0 0 0; border-bottom: solid $accent 40%; width: 1fr; }
         & .bullets { height: auto; padding: 0 1; }
+        & #coaching { height: auto; }
+        & .coaching-step { margin: 0 0 1 0; }
         & Collapsible { margin: 1 0 0 0; }
     }
     """
@@ -151,6 +154,12 @@ class ScorecardView(VerticalScroll):
             yield Label("Misconceptions", classes="section-title")
             yield Static(_bullets([misconception_line(m) for m in card.misconceptions], ""), classes="bullets", id="misconceptions")
 
+        if card.coaching:
+            yield Label(f"Coaching per step ({COACHING_LABEL.lower()})", classes="section-title", id="coaching-title")
+            with Vertical(id="coaching"):
+                for step in card.coaching:
+                    yield Static(coaching_content(step), classes="bullets coaching-step")
+
         if card.study:
             yield Label("Study next", classes="section-title")
             lines = []
@@ -165,6 +174,15 @@ class ScorecardView(VerticalScroll):
 
         with Collapsible(title="Model answer", collapsed=False, id="model-answer"):
             yield Markdown(card.model_answer or "_No model answer in this scenario._")
+
+
+def coaching_content(step: StepCoaching) -> Content:
+    """One step's suggestions: the outline in order, the tip, and what the answer's structure lacked."""
+    lines = [Content.from_markup("[b]$title[/b]", title=step.title)]
+    lines += [Content.from_markup("  $n. $point", n=str(n), point=point) for n, point in enumerate(step.outline, 1)]
+    lines.append(Content.from_markup("  [$text-accent]Tip:[/] $tip", tip=step.tip))
+    lines += [Content.from_markup("  [$text-warning]Missing:[/] $item", item=item) for item in step.missing]
+    return Content("\n").join(lines)
 
 
 def misconception_line(misconception: dict) -> str:
