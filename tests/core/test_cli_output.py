@@ -76,7 +76,7 @@ def test_an_unknown_slash_command_is_not_taken_as_an_answer():
         env=os.environ.copy(),
     )
     assert result.returncode == 0, result.stderr
-    assert "unknown command /bogus: the commands are /hint, /skip, /end, /score; any other line is your answer" in result.stderr
+    assert "unknown command /bogus: the commands are /hint, /skip, /end, /score, /note TEXT; any other line is your answer" in result.stderr
     record = open_store().list_interviews()[0]
     said = [t.text for t in open_store().turns(record.id) if t.role.value == "candidate"]
     assert said == ["/dev/shm is where the experts live."]
