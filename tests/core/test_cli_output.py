@@ -82,6 +82,29 @@ def test_an_unknown_slash_command_is_not_taken_as_an_answer():
     assert said == ["/dev/shm is where the experts live."]
 
 
+@pytest.mark.slow
+def test_note_keeps_a_note_on_the_current_question_and_never_an_answer():
+    result = subprocess.run(
+        [sys.executable, "-m", "interviewer", "interview", "--scenario", "moe-routing", "--json"],
+        input="/note\n/note   look up the capacity factor\n/NOTE and top-2 gating\nExperts add parameters without adding FLOPs per token.\n/end\n",
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=os.environ.copy(),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "usage: /note TEXT keeps TEXT as your own note on this question" in result.stderr
+    assert result.stdout.count("[note saved on step 1/") == 2
+    payload = json.loads(result.stdout[result.stdout.index("\n{") + 1 :])
+    store = open_store()
+    record = store.list_interviews()[0]
+    first_step = store.get(record.id).turns[0].step_id
+    assert payload["notes"] == {first_step: "look up the capacity factor\nand top-2 gating"}
+    assert store.get(record.id).notes_by_step() == payload["notes"]
+    said = [t.text for t in store.turns(record.id) if t.role.value == "candidate"]
+    assert said == ["Experts add parameters without adding FLOPs per token."]
+
+
 # -- check -------------------------------------------------------------------------------------------
 
 RIGHT = "10B params with Adam in mixed precision is 160 GB."
