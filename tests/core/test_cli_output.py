@@ -62,6 +62,25 @@ def test_history_rows_use_the_apps_score_and_status_wording():
     assert rows[1].endswith("moe-routing                   71.8  finished")
 
 
+def test_show_prints_each_note_after_its_questions_turns_and_history_search_finds_it():
+    from interviewer.domain import Turn
+
+    store = open_store()
+    interview = store.create_interview(scenario_id="moe-routing", scenario_hash="h", title="MoE")
+    store.add_turn(interview, Turn(role="interviewer", kind="question", step_id="why-moe", text="Why MoE?"))
+    store.add_turn(interview, Turn(role="candidate", kind="answer", step_id="why-moe", text="More parameters, same FLOPs."))
+    store.add_turn(interview, Turn(role="interviewer", kind="question", step_id="routing", text="How do you route?"))
+    store.save_note(interview, "why-moe", "ask about expert capacity")
+    lines = [line for line in cli("show", str(interview)).output.splitlines() if line]
+    assert lines[1:] == [
+        "interviewer> Why MoE?",
+        "you> More parameters, same FLOPs.",
+        "your note (why-moe)> ask about expert capacity",
+        "interviewer> How do you route?",
+    ]
+    assert f"#{interview}" in cli("history", "--search", "expert capacity").output
+
+
 # -- the plain interview's commands ----------------------------------------------------------------
 
 
