@@ -87,7 +87,8 @@ class InterviewScreen(Screen):
         Binding("f2,ctrl+t", "hint", "Hint", tooltip="Ask for a hint (asks first: it costs a few points)"),
         Binding("f3,ctrl+n", "skip", "Skip", tooltip="Skip the current step (asks first; marked in the transcript)"),
         Binding("f4,ctrl+o", "calculator", "Calc", tooltip="Scratch calculator"),
-        # Not in the footer: at 80 columns it has no room left before F1 Help (see KeyFooter).
+        # Kept out of the crowded footer (every other key there is one an interview needs); the
+        # help screen and the command palette list it, and the note field names its own keys.
         Binding("f5,ctrl+l", "note", "Note", show=False, tooltip="Your own note on this question (kept with it, never graded)"),
         Binding("f10,ctrl+g", "end", "End", tooltip="End the interview and see the scorecard"),
         Binding("f8", "toggle_side_panel", "Panel", tooltip="Show or hide the side panel"),
