@@ -139,8 +139,9 @@ class Scorecard(BaseModel):
     coaching: list[StepCoaching] = Field(default_factory=list)
     """Per step, in the scenario's order: suggestions (outline, tip, missing structure)."""
 
-    def grade_json(self) -> dict[str, Any]:
-        """The ``interviewer grade --json`` contract."""
+    def grade_json(self, notes: dict[str, str] | None = None) -> dict[str, Any]:
+        """The ``interviewer grade --json`` contract; ``notes`` are the candidate's own notes by
+        step id (``InterviewRecord.notes_by_step``), never graded: empty for a file of answers."""
         return {
             "scenario": self.scenario,
             "score": round(self.score, 1),
@@ -150,7 +151,18 @@ class Scorecard(BaseModel):
             "claims": [{key: claim.get(key) for key in PUBLIC_CLAIM_KEYS} for claim in self.claims],
             "misconceptions": [{key: m.get(key) for key in ("id", "description", "quote", "contradicts")} for m in self.misconceptions],
             "coaching": [c.public_dict() for c in self.coaching],
+            "notes": dict(notes or {}),
         }
+
+
+class CandidateNote(BaseModel):
+    """The candidate's own note on one question (step): kept with the interview, shown in the
+    replay and the export, searchable in history, and never read as an answer or graded."""
+
+    step_id: str
+    text: str
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
 
 
 class InterviewStatus(StrEnum):
@@ -176,3 +188,27 @@ class InterviewRecord(BaseModel):
     time_limit_s: float | None = None
     turns: list[Turn] = Field(default_factory=list)
     scorecard: Scorecard | None = None
+    notes: list[CandidateNote] = Field(default_factory=list)
+    """The candidate's notes, one per step at most, in the order they were first written."""
+
+    def notes_by_step(self) -> dict[str, str]:
+        """Step id → the candidate's note on that step (what ``Scorecard.grade_json`` carries)."""
+        return {note.step_id: note.text for note in self.notes}
+
+    def transcript(self) -> list[Turn | CandidateNote]:
+        """The turns in order, each note right after the last turn of its step (a note on a step
+        with no turn, which only an edited database has, comes last)."""
+        last_turn_of_step = {turn.step_id: index for index, turn in enumerate(self.turns) if turn.step_id is not None}
+        after: dict[int, list[CandidateNote]] = {}
+        unplaced: list[CandidateNote] = []
+        for note in self.notes:
+            index = last_turn_of_step.get(note.step_id)
+            if index is None:
+                unplaced.append(note)
+            else:
+                after.setdefault(index, []).append(note)
+        items: list[Turn | CandidateNote] = []
+        for index, turn in enumerate(self.turns):
+            items.append(turn)
+            items.extend(after.get(index, []))
+        return items + unplaced

@@ -64,6 +64,18 @@ class StepAdvanced:
 
 
 @dataclass(frozen=True)
+class NoteSaved:
+    """The candidate's note on a step is stored (``text`` empty: the note was deleted)."""
+
+    step_id: str
+    index: int
+    """0-based index of the step the note is on."""
+    title: str
+    """The step's human name, for the confirmation."""
+    text: str
+
+
+@dataclass(frozen=True)
 class Notice:
     """Something the user should see that is not part of the dialogue (e.g. fallback to offline)."""
 
@@ -89,6 +101,7 @@ Event = (
     | ClaimChecked
     | CriteriaCovered
     | StepAdvanced
+    | NoteSaved
     | Notice
     | InterviewFinished
     | ScoreReady

@@ -89,6 +89,7 @@ def resume_interview(interview_id: int, *, settings: Settings, store: Transcript
         started_at=record.started_at,
         state=SessionState.model_validate(store.state(interview_id)),
         turns=record.turns,
+        notes=record.notes_by_step(),
     )
     if record.status is InterviewStatus.abandoned:
         store.set_status(interview_id, InterviewStatus.active)

@@ -145,7 +145,7 @@ def interview(
     offline: Annotated[bool, typer.Option("--offline", help="Use the offline interviewer even if an LLM is configured.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="At the end print the scorecard as `grade --json` does.")] = False,
 ) -> None:
-    """A plain-terminal interview: one answer per stdin line; /hint, /skip, /end, /score as commands."""
+    """A plain-terminal interview: one answer per stdin line; /hint, /skip, /end, /score and /note TEXT as commands."""
     if scenario is None and resume is None:
         fail("--scenario: give a scenario id (see `interviewer scenarios`), or --resume ID")
     if level not in ("mid", "senior"):
@@ -166,9 +166,11 @@ def interview(
     asyncio.run(_run_plain_interview(agent, quiet_json=as_json))
 
 
-COMMANDS = ("/hint", "/skip", "/end", "/score")
+COMMANDS = ("/hint", "/skip", "/end", "/score", "/note TEXT")
 """What ``interviewer interview`` reads as a command rather than an answer (``hint``, ``skip`` and
 ``end`` also work without the slash)."""
+NOTE_USAGE = "/note TEXT keeps TEXT as your own note on this question (never graded; shown in the replay and the export)"
+_NOTE_COMMAND = re.compile(r"/note(?:\s+(?P<text>.*))?", re.IGNORECASE | re.DOTALL)
 _COMMAND_LIKE = re.compile(r"/[a-z][\w-]*")
 """A line that is one slash-word (``/bogus``) is a mistyped command, not an answer; ``/dev/shm is
 tmpfs`` is an answer."""
@@ -199,7 +201,10 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
             )
             return
         command = line.strip().lower()
-        if command in ("/hint", "hint"):
+        note = _NOTE_COMMAND.fullmatch(line.strip())
+        if note is not None:
+            _take_note(agent, note.group("text") or "")
+        elif command in ("/hint", "hint"):
             await pump(agent.hint())
         elif command in ("/skip", "skip"):
             await pump(agent.skip())
@@ -212,7 +217,20 @@ async def _run_plain_interview(agent, *, quiet_json: bool) -> None:
         elif line.strip():
             await pump(agent.respond(line.rstrip("\n")))
     if quiet_json and final is not None:
-        print_json(final.grade_json())
+        print_json(final.grade_json(agent.notes()))
+
+
+def _take_note(agent, text: str) -> None:
+    """``/note TEXT``: stored at once with the current step; nothing is sent to the interviewer."""
+    if not text.strip():
+        typer.echo(f"usage: {NOTE_USAGE}", err=True)
+        return
+    try:
+        saved = agent.add_note(text)
+    except ValueError as exc:
+        typer.echo(f"note not saved: {exc}", err=True)
+        return
+    typer.echo(f"[note saved on step {saved.index + 1}/{len(agent.scenario.steps)}: {saved.title}]")
 
 
 def read_answers(path: Path) -> list[str]:
@@ -351,7 +369,12 @@ def show(
     from interviewer.display import status_label
 
     typer.echo(f"#{record.id} {record.title} · {status_label(record.status)} · started {record.started_at:%Y-%m-%d %H:%M}")
-    for turn in record.turns:
+    from interviewer.domain import CandidateNote
+
+    for turn in record.transcript():
+        if isinstance(turn, CandidateNote):
+            typer.echo(f"\nyour note ({turn.step_id})> {turn.text}")
+            continue
         who = {"interviewer": "interviewer", "candidate": "you", "system": "notice"}[turn.role.value]
         typer.echo(f"\n{who}> {turn.text}")
     if record.scorecard:

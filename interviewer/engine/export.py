@@ -1,6 +1,7 @@
 """Export an interview as a Markdown report a person would want to read and share, or as JSON.
 
-What the candidate typed is literal text in the report: nothing in it becomes a heading, list,
+What the candidate typed (answers, and their own notes, each right after its question's turns) is
+literal text in the report: nothing in it becomes a heading, list,
 link, image, table or HTML, and a CommonMark parser gives each answer back byte for byte (tests
 check it with markdown-it-py, on typed-looking answers and on random text). Ordinary answers are
 paragraphs in which only what Markdown would read as formatting is escaped ("end-to-end", "1.5 s"
@@ -16,7 +17,7 @@ import json
 import re
 
 from interviewer.display import format_score, level_line, status_label
-from interviewer.domain import COACHING_LABEL, InterviewRecord, Role, Status, TurnKind
+from interviewer.domain import COACHING_LABEL, CandidateNote, InterviewRecord, Role, Status, TurnKind
 
 _ENTITY_LIKE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
 _ORDERED_MARKER = re.compile(r"(\d{1,9})([.)])(?=[ \t]|$)")
@@ -202,7 +203,11 @@ def export_markdown(record: InterviewRecord) -> str:
     else:
         lines.append(f"- Target level: {record.level}")
     lines += ["", "## Transcript", ""]
-    for turn in record.turns:
+    for turn in record.transcript():
+        if isinstance(turn, CandidateNote):
+            step = turn.step_id.replace("`", "")
+            lines += [f"**Your note** (step `{step}`, not graded) · {turn.updated_at:%H:%M:%S}", "", literal_block(turn.text), ""]
+            continue
         when = f"{turn.created_at:%H:%M:%S}"
         if turn.role is Role.candidate:
             who = f"**You** · {when}" if turn.kind is not TurnKind.skip else f"**You** (skipped) · {when}"

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from typing import Protocol, runtime_checkable
 
 from interviewer.domain import Scorecard, Turn
-from interviewer.events import Event
+from interviewer.events import Event, NoteSaved
 from rubrics.schema import Scenario, Step
 
 
@@ -50,3 +50,16 @@ class InterviewAgent(Protocol):
 
     def scorecard(self) -> Scorecard:
         """The score so far (on demand) or the final one."""
+
+    def notes(self) -> dict[str, str]:
+        """Step id → the candidate's own note, in step order (never graded)."""
+
+    def note(self, step_id: str | None = None) -> str:
+        """The note on a step (default: the current one), "" when there is none."""
+
+    def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
+        """Replace the note on a step (default: the current one), stored before it returns;
+        blank text deletes it. ValueError once the interview is over."""
+
+    def add_note(self, text: str) -> NoteSaved:
+        """Add a line to the current step's note, stored before it returns."""

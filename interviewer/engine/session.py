@@ -5,7 +5,8 @@ rubric policy (``engine.offline.OfflineInterviewer``) and the LLM policy (``llm.
 both read the session through its properties and change it only through its public methods
 (``record_answer``, ``analyse``, ``say``, ``advance``, ``count_followup``, ``finish``, ...). Every turn
 is stored, with the state after it, in one transaction the moment it exists, so a crash loses no
-answered turn. The session imports no policy.
+answered turn. The candidate's own notes (``add_note``, ``save_note``) are stored the same way, apart
+from the turns: no policy, analysis or score ever reads them. The session imports no policy.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from interviewer.engine.evidence import CriterionHit, EvidenceFinder, TurnAnalys
 from interviewer.engine.grading import check_claims_safely
 from interviewer.engine.grounding import ground
 from interviewer.engine.scoring import build_scorecard
-from interviewer.events import CandidateTurnRecorded, CriteriaCovered, Event, InterviewerMessage, Notice, StepAdvanced
+from interviewer.events import CandidateTurnRecorded, CriteriaCovered, Event, InterviewerMessage, NoteSaved, Notice, StepAdvanced
 from interviewer.store import TranscriptStore
 from rubrics.schema import Criterion, Scenario, Step, Tier
 
@@ -96,6 +97,7 @@ class InterviewSession:
         grounding: bool = True,
         state: SessionState | dict[str, Any] | None = None,
         turns: list[Turn] | None = None,
+        notes: dict[str, str] | None = None,
     ):
         self.scenario = scenario
         self.store = store
@@ -112,6 +114,8 @@ class InterviewSession:
         self.evidence = EvidenceFinder(scenario, use_embeddings=use_embeddings)
         self.state = state if isinstance(state, SessionState) else SessionState.model_validate(state or {})
         self._turns: list[Turn] = list(turns or [])
+        self._notes: dict[str, str] = dict(notes or {})
+        """Step id → the candidate's note (a copy of what the store holds, or all there is without one)."""
         self._semantic_pending: TurnAnalysis | None = None
         """The last answer's analysis while its semantic similarity is not merged yet."""
 
@@ -214,6 +218,51 @@ class InterviewSession:
     def record_notice(self, text: str, **meta: Any) -> Turn:
         """A system line in the transcript (a fallback, say), not part of the dialogue."""
         return self.record(Turn(role=Role.system, kind=TurnKind.notice, text=text, meta=meta))
+
+    # -- the candidate's notes: stored at once, never analysed or graded ----------------------------
+
+    def notes(self) -> dict[str, str]:
+        """Step id → the candidate's note, in the scenario's step order."""
+        return {step.id: self._notes[step.id] for step in self.scenario.steps if step.id in self._notes}
+
+    def note(self, step_id: str | None = None) -> str:
+        """The note on ``step_id`` (default: the current step), "" when there is none."""
+        step = self._note_step(step_id)
+        return self._notes.get(step.id, "") if step is not None else ""
+
+    def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
+        """Replace the note on ``step_id`` (default: the current step) and store it before
+        returning; blank text deletes it. Raises ValueError once the interview is over (no step)
+        or for a step the scenario does not have."""
+        step = self._note_step(step_id)
+        if step is None:
+            raise ValueError("the interview is over: there is no question to take a note on")
+        text = text.lstrip("\n").rstrip()  # an indented first line keeps its layout
+        if self.store is not None and self.interview_id is not None:
+            self.store.save_note(self.interview_id, step.id, text)
+        if text:
+            self._notes[step.id] = text
+        else:
+            self._notes.pop(step.id, None)
+        index = next(i for i, s in enumerate(self.scenario.steps) if s.id == step.id)
+        return NoteSaved(step.id, index, step.title, text)
+
+    def add_note(self, text: str) -> NoteSaved:
+        """Add ``text`` on a new line of the current step's note (``/note TEXT``), stored at once."""
+        if not text.strip():
+            raise ValueError("a note needs some text")
+        earlier = self.note()
+        return self.save_note(f"{earlier}\n{text.strip()}" if earlier else text)
+
+    def _note_step(self, step_id: str | None) -> Step | None:
+        if self.finished:
+            return None
+        if step_id is None:
+            return self.current_step
+        step = next((s for s in self.scenario.steps if s.id == step_id), None)
+        if step is None:
+            raise ValueError(f"no step {step_id!r} in scenario {self.scenario.id}")
+        return step
 
     # -- moves every policy makes ----------------------------------------------------------------
 
@@ -438,3 +487,15 @@ class SessionView:
 
     def remaining_seconds(self) -> float | None:
         return self.session.remaining_seconds()
+
+    def notes(self) -> dict[str, str]:
+        return self.session.notes()
+
+    def note(self, step_id: str | None = None) -> str:
+        return self.session.note(step_id)
+
+    def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
+        return self.session.save_note(text, step_id=step_id)
+
+    def add_note(self, text: str) -> NoteSaved:
+        return self.session.add_note(text)

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from interviewer.domain import InterviewRecord, InterviewStatus, Scorecard, Turn, utcnow
+from interviewer.domain import CandidateNote, InterviewRecord, InterviewStatus, Scorecard, Turn, utcnow
 from interviewer.store.migrations import migrate, pending_migrations
 
 
@@ -175,13 +175,49 @@ class TranscriptStore:
             row = self.db.execute("SELECT content FROM drafts WHERE interview_id = ?", (interview_id,)).fetchone()
         return row[0] if row else ""
 
+    def save_note(self, interview_id: int, step_id: str, text: str) -> CandidateNote | None:
+        """Keep the candidate's note on one step (committed at once), replacing the one before;
+        blank text deletes it (None). Notes are kept apart from the turns: never an answer."""
+        now = _to_iso(utcnow())
+        with self._transaction() as db:
+            if not text.strip():
+                db.execute("DELETE FROM candidate_notes WHERE interview_id = ? AND step_id = ?", (interview_id, step_id))
+                return None
+            db.execute(
+                "INSERT INTO candidate_notes (interview_id, step_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (interview_id, step_id) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
+                (interview_id, step_id, text, now, now),
+            )
+            row = db.execute(
+                "SELECT step_id, content, created_at, updated_at FROM candidate_notes WHERE interview_id = ? AND step_id = ?",
+                (interview_id, step_id),
+            ).fetchone()
+        return self._note(row)
+
+    def notes(self, interview_id: int) -> list[CandidateNote]:
+        """The candidate's notes on an interview, in the order they were first written."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT step_id, content, created_at, updated_at FROM candidate_notes WHERE interview_id = ? ORDER BY created_at, id",
+                (interview_id,),
+            ).fetchall()
+        return [self._note(row) for row in rows]
+
+    @staticmethod
+    def _note(row: sqlite3.Row) -> CandidateNote:
+        return CandidateNote(
+            step_id=row["step_id"], text=row["content"], created_at=_from_iso(row["created_at"]), updated_at=_from_iso(row["updated_at"])
+        )
+
     def set_status(self, interview_id: int, status: InterviewStatus) -> None:
         with self._transaction() as db:
             db.execute("UPDATE interviews SET status = ? WHERE id = ?", (status.value, interview_id))
 
     # -- reading -----------------------------------------------------------------------------
 
-    def _record(self, row: sqlite3.Row, turns: list[Turn] | None = None) -> InterviewRecord:
+    def _record(
+        self, row: sqlite3.Row, turns: list[Turn] | None = None, notes: list[CandidateNote] | None = None
+    ) -> InterviewRecord:
         scorecard = Scorecard.model_validate_json(row["scorecard_json"]) if row["scorecard_json"] else None
         return InterviewRecord(
             id=row["id"],
@@ -198,6 +234,7 @@ class TranscriptStore:
             time_limit_s=row["time_limit_s"],
             turns=turns or [],
             scorecard=scorecard,
+            notes=notes or [],
         )
 
     def get(self, interview_id: int) -> InterviewRecord:
@@ -205,7 +242,7 @@ class TranscriptStore:
             row = self.db.execute("SELECT * FROM interviews WHERE id = ?", (interview_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no interview with id {interview_id}")
-            return self._record(row, self.turns(interview_id))
+            return self._record(row, self.turns(interview_id), self.notes(interview_id))
 
     def turns(self, interview_id: int) -> list[Turn]:
         with self._lock:
@@ -246,7 +283,8 @@ class TranscriptStore:
         status: InterviewStatus | None = None,
         limit: int | None = None,
     ) -> list[InterviewRecord]:
-        """Newest first. ``search`` matches titles and scenario ids, and what was said (full-text)."""
+        """Newest first. ``search`` matches titles and scenario ids, what was said and the
+        candidate's notes (full-text: every word, as a prefix, in one turn or one note)."""
         clauses, params = [], []
         if scenario_id:
             clauses.append("scenario_id = ?")
@@ -260,9 +298,11 @@ class TranscriptStore:
             like = f"%{search.strip()}%"
             clauses.append(
                 "(title LIKE ? OR scenario_id LIKE ? OR id IN ("
-                "SELECT turns.interview_id FROM turns_fts JOIN turns ON turns.id = turns_fts.rowid WHERE turns_fts MATCH ?))"
+                "SELECT turns.interview_id FROM turns_fts JOIN turns ON turns.id = turns_fts.rowid WHERE turns_fts MATCH ?)"
+                " OR id IN (SELECT candidate_notes.interview_id FROM candidate_notes_fts"
+                " JOIN candidate_notes ON candidate_notes.id = candidate_notes_fts.rowid WHERE candidate_notes_fts MATCH ?))"
             )
-            params.extend([like, like, fts_query])
+            params.extend([like, like, fts_query, fts_query])
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         sql = f"SELECT {self._LIST_COLUMNS} FROM interviews {where} ORDER BY started_at DESC, id DESC"
         if limit:

@@ -185,3 +185,42 @@ def m005_drafts(db: sqlite3.Connection) -> None:
         )
         """,
     )
+
+
+@migration
+def m006_notes(db: sqlite3.Connection) -> None:
+    """The candidate's own note per question (step) of an interview, searchable like the turns.
+
+    An explicit integer key: the full-text index refers to rows by rowid, which VACUUM may
+    renumber in a table without one."""
+    _execute_each(
+        db,
+        """
+        CREATE TABLE candidate_notes (
+            id INTEGER PRIMARY KEY,
+            interview_id INTEGER NOT NULL REFERENCES interviews(id),
+            step_id TEXT NOT NULL,
+            content TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (interview_id, step_id)
+        )
+        """,
+        "CREATE VIRTUAL TABLE candidate_notes_fts USING fts5(content, content='candidate_notes', content_rowid='id')",
+        """
+        CREATE TRIGGER candidate_notes_ai AFTER INSERT ON candidate_notes BEGIN
+            INSERT INTO candidate_notes_fts (rowid, content) VALUES (new.id, new.content);
+        END
+        """,
+        """
+        CREATE TRIGGER candidate_notes_ad AFTER DELETE ON candidate_notes BEGIN
+            INSERT INTO candidate_notes_fts (candidate_notes_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        END
+        """,
+        """
+        CREATE TRIGGER candidate_notes_au AFTER UPDATE ON candidate_notes BEGIN
+            INSERT INTO candidate_notes_fts (candidate_notes_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            INSERT INTO candidate_notes_fts (rowid, content) VALUES (new.id, new.content);
+        END
+        """,
+    )

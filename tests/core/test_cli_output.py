@@ -62,6 +62,25 @@ def test_history_rows_use_the_apps_score_and_status_wording():
     assert rows[1].endswith("moe-routing                   71.8  finished")
 
 
+def test_show_prints_each_note_after_its_questions_turns_and_history_search_finds_it():
+    from interviewer.domain import Turn
+
+    store = open_store()
+    interview = store.create_interview(scenario_id="moe-routing", scenario_hash="h", title="MoE")
+    store.add_turn(interview, Turn(role="interviewer", kind="question", step_id="why-moe", text="Why MoE?"))
+    store.add_turn(interview, Turn(role="candidate", kind="answer", step_id="why-moe", text="More parameters, same FLOPs."))
+    store.add_turn(interview, Turn(role="interviewer", kind="question", step_id="routing", text="How do you route?"))
+    store.save_note(interview, "why-moe", "ask about expert capacity")
+    lines = [line for line in cli("show", str(interview)).output.splitlines() if line]
+    assert lines[1:] == [
+        "interviewer> Why MoE?",
+        "you> More parameters, same FLOPs.",
+        "your note (why-moe)> ask about expert capacity",
+        "interviewer> How do you route?",
+    ]
+    assert f"#{interview}" in cli("history", "--search", "expert capacity").output
+
+
 # -- the plain interview's commands ----------------------------------------------------------------
 
 
@@ -76,10 +95,33 @@ def test_an_unknown_slash_command_is_not_taken_as_an_answer():
         env=os.environ.copy(),
     )
     assert result.returncode == 0, result.stderr
-    assert "unknown command /bogus: the commands are /hint, /skip, /end, /score; any other line is your answer" in result.stderr
+    assert "unknown command /bogus: the commands are /hint, /skip, /end, /score, /note TEXT; any other line is your answer" in result.stderr
     record = open_store().list_interviews()[0]
     said = [t.text for t in open_store().turns(record.id) if t.role.value == "candidate"]
     assert said == ["/dev/shm is where the experts live."]
+
+
+@pytest.mark.slow
+def test_note_keeps_a_note_on_the_current_question_and_never_an_answer():
+    result = subprocess.run(
+        [sys.executable, "-m", "interviewer", "interview", "--scenario", "moe-routing", "--json"],
+        input="/note\n/note   look up the capacity factor\n/NOTE and top-2 gating\nExperts add parameters without adding FLOPs per token.\n/end\n",
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=os.environ.copy(),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "usage: /note TEXT keeps TEXT as your own note on this question" in result.stderr
+    assert result.stdout.count("[note saved on step 1/") == 2
+    payload = json.loads(result.stdout[result.stdout.index("\n{") + 1 :])
+    store = open_store()
+    record = store.list_interviews()[0]
+    first_step = store.get(record.id).turns[0].step_id
+    assert payload["notes"] == {first_step: "look up the capacity factor\nand top-2 gating"}
+    assert store.get(record.id).notes_by_step() == payload["notes"]
+    said = [t.text for t in store.turns(record.id) if t.role.value == "candidate"]
+    assert said == ["Experts add parameters without adding FLOPs per token."]
 
 
 # -- check -------------------------------------------------------------------------------------------

@@ -196,3 +196,58 @@ async def test_the_final_card_coaches_each_step_from_the_answers_given_at_it(sto
     unanswered = [s.id for s in agent.scenario.steps if s.id != first_step and s.id != agent.current_step.id]
     assert all(coaching[s].missing[0].startswith("No answer to this step") for s in unanswered)
     assert store.get(agent.interview_id).scorecard.coaching == events[-1].scorecard.coaching
+
+
+async def test_a_note_is_stored_at_once_with_its_step_and_never_graded(store):
+    cues = (
+        "RNNs compute h_t from h_{t-1}, so training is sequential over time steps and can't be parallelized; "
+        "gradients vanish through backprop through time. Attention is O(n^2 d) per layer: 160 GB."
+    )
+    agent = cue_agent(store)
+    await collect(agent.start())
+    unnoted = cue_agent(store)
+    await collect(unnoted.start())
+    turns_before, state_before = agent.turns, agent.state.dump()
+
+    saved = agent.add_note(cues)
+    first_step = agent.scenario.steps[0]
+    assert saved == ev.NoteSaved(first_step.id, 0, first_step.title, cues)
+    # Committed before add_note returned: another connection (a crash right now) sees it.
+    other = open_store()
+    assert [(n.step_id, n.text) for n in other.get(agent.interview_id).notes] == [(first_step.id, cues)]
+    other.close()
+    # Not a turn, not analysed, not scored: the state, the transcript and the card are as without it.
+    assert agent.turns == turns_before and agent.state.dump() == state_before
+    assert agent.scorecard().grade_json() == unnoted.scorecard().grade_json()
+    answered = cue_agent(store)
+    await collect(answered.start())
+    await collect(answered.respond(cues))
+    assert answered.scorecard().score > unnoted.scorecard().score  # the same words as an answer do score
+
+    agent.add_note("second thought")
+    assert agent.note() == f"{cues}\nsecond thought"
+    later_step = agent.scenario.steps[2]
+    agent.save_note("for later", step_id=later_step.id)
+    assert agent.notes() == {first_step.id: f"{cues}\nsecond thought", later_step.id: "for later"}
+    assert agent.save_note("   ", step_id=later_step.id).text == ""
+    assert agent.notes() == {first_step.id: f"{cues}\nsecond thought"}
+    with pytest.raises(ValueError, match="no step"):
+        agent.save_note("x", step_id="no-such-step")
+    with pytest.raises(ValueError, match="needs some text"):
+        agent.add_note("  ")
+
+    events = await collect(agent.end())
+    assert events[-1].scorecard.grade_json(agent.notes())["notes"] == {first_step.id: f"{cues}\nsecond thought"}
+    with pytest.raises(ValueError, match="interview is over"):
+        agent.add_note("too late")
+
+
+async def test_a_resumed_interview_has_its_notes(store):
+    from interviewer.interviews import resume_interview
+
+    agent = cue_agent(store)
+    await collect(agent.start())
+    agent.add_note("ask about the KV cache")
+    resumed = resume_interview(agent.interview_id, settings=Settings(), store=store)
+    assert resumed.note() == "ask about the KV cache"
+    assert resumed.notes() == {agent.scenario.steps[0].id: "ask about the KV cache"}

@@ -4,6 +4,7 @@ Textual renders Markdown with): each answer's text, as a viewer shows it, equals
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -11,10 +12,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from interviewer.domain import Citation, InterviewRecord, InterviewStatus, Role, Scorecard, StudyItem, Turn, TurnKind
+from interviewer.domain import CandidateNote, Citation, InterviewRecord, InterviewStatus, Role, Scorecard, StudyItem, Turn, TurnKind
 from interviewer.engine.export import export_markdown
 
-SPEAKERS = {"You", "Interviewer", "Notice"}
+SPEAKERS = {"You", "Your note", "Interviewer", "Notice"}
 
 
 def parse(markdown: str):
@@ -40,9 +41,10 @@ def _text(children) -> str:
     return "".join(parts)
 
 
-def candidate_texts(markdown: str) -> list[str]:
-    """Each candidate turn as a viewer shows it: the blocks between its "**You** · time" line and
-    the next speaker or heading; paragraphs joined by a blank line, code blocks verbatim."""
+def candidate_texts(markdown: str, speaker: str = "You") -> list[str]:
+    """Each candidate turn (or, with ``speaker="Your note"``, note) as a viewer shows it: the blocks
+    between its "**You** · time" line and the next speaker or heading; paragraphs joined by a blank
+    line, code blocks verbatim."""
     tokens = parse(markdown)
     turns: list[list[str]] = []
     current: list[str] | None = None
@@ -50,7 +52,7 @@ def candidate_texts(markdown: str) -> list[str]:
     for index, token in enumerate(tokens):
         if token.type == "heading_open" or (token.type == "paragraph_open" and _speaker(tokens[index + 1])):
             current = None
-            if token.type == "paragraph_open" and _speaker(tokens[index + 1]) == "You":
+            if token.type == "paragraph_open" and _speaker(tokens[index + 1]) == speaker:
                 current = []
                 turns.append(current)
             continue
@@ -137,3 +139,25 @@ def test_interviewer_quotes_of_knowledge_render_as_quotes():
     record.turns.append(Turn(role=Role.interviewer, kind=TurnKind.pushback, text="Not quite.\n\n> Decode is memory-bound.\n>\n> — `note#decode`"))
     tokens = parse(export_markdown(record))
     assert any(t.type == "blockquote_open" for t in tokens)
+
+
+def test_each_note_follows_its_questions_turns_as_literal_text_and_is_in_the_json():
+    note = "# my own reminder\n- check *the* 2 × 16 bytes <b>"
+    turns = [
+        Turn(role=Role.interviewer, kind=TurnKind.question, step_id="latency", text="**Question 1 of 2.** What limits decode?"),
+        Turn(role=Role.candidate, kind=TurnKind.answer, step_id="latency", text="Memory bandwidth."),
+        Turn(role=Role.interviewer, kind=TurnKind.followup, step_id="latency", text="How much?"),
+        Turn(role=Role.candidate, kind=TurnKind.answer, step_id="latency", text="About 4 GB per token."),
+        Turn(role=Role.interviewer, kind=TurnKind.question, step_id="batching", text="**Question 2 of 2.** How do you batch?"),
+        Turn(role=Role.candidate, kind=TurnKind.answer, step_id="batching", text="Continuous batching."),
+    ]
+    record = record_with().model_copy(update={"turns": turns, "notes": [CandidateNote(step_id="batching", text="vLLM paging"), CandidateNote(step_id="latency", text=note)]})
+    report = export_markdown(record)
+    assert candidate_texts(report, speaker="Your note") == [note, "vLLM paging"]
+    assert candidate_texts(report) == ["Memory bandwidth.", "About 4 GB per token.", "Continuous batching."]
+    # Right after the last turn of its question, before the next question.
+    assert report.index("About 4 GB per token.") < report.index("**Your note** (step `latency`") < report.index("Question 2 of 2")
+    assert report.index("Continuous batching.") < report.index("**Your note** (step `batching`")
+    from interviewer.engine.export import export_json
+
+    assert [(n["step_id"], n["text"]) for n in json.loads(export_json(record))["notes"]] == [("batching", "vLLM paging"), ("latency", note)]

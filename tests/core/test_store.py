@@ -193,3 +193,54 @@ def test_a_draft_is_kept_per_interview_replaced_cleared_and_dropped_at_the_finis
     reopened.finish(first, _card(50.0))
     assert reopened.draft(first) == ""
     reopened.close()
+
+
+def test_notes_migration_applies_on_a_database_from_before_it(tmp_path):
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))")
+    before_notes = [fn for fn in MIGRATIONS if fn.__name__ < "m006"]
+    for fn in before_notes:
+        fn(old)
+        old.execute("INSERT INTO _migrations (name) VALUES (?)", (fn.__name__,))
+    old.execute(
+        "INSERT INTO interviews (scenario_id, scenario_hash, started_at, status) VALUES ('moe-routing', 'abc', '2026-01-01T00:00:00+00:00', 'active')"
+    )
+    old.execute(
+        "INSERT INTO turns (interview_id, seq, role, kind, step_id, content, created_at) VALUES"
+        " (1, 0, 'candidate', 'answer', 'why-moe', 'Top-2 gating.', '2026-01-01T00:01:00+00:00')"
+    )
+    old.commit()
+    old.close()
+
+    store = TranscriptStore(path)
+    applied = [row[0] for row in store.db.execute("SELECT name FROM _migrations ORDER BY rowid")]
+    assert applied == [fn.__name__ for fn in MIGRATIONS] and applied[-1] == "m006_notes"
+    assert store.get(1).notes == [] and [t.text for t in store.turns(1)] == ["Top-2 gating."]
+    store.save_note(1, "why-moe", "look up the capacity factor")
+    assert [(n.step_id, n.text) for n in store.get(1).notes] == [("why-moe", "look up the capacity factor")]
+    assert [r.id for r in store.list_interviews(search="capacity")] == [1]
+    assert len(list(tmp_path.glob("old.db.bak-*"))) == 1  # backed up before migrating, as every migration is
+
+
+def test_a_note_per_step_is_replaced_deleted_and_searched_in_sync(tmp_path):
+    store = TranscriptStore(tmp_path / "t.db")
+    first = store.create_interview(scenario_id="moe-routing", scenario_hash="h")
+    second = store.create_interview(scenario_id="moe-routing", scenario_hash="h")
+    store.save_note(first, "why-moe", "experts scale parameters, not FLOPs")
+    store.save_note(first, "routing", "top-2 gating")
+    store.save_note(second, "why-moe", "other interview")
+    saved = store.save_note(first, "why-moe", "capacity factor 1.25")
+    assert saved is not None and saved.text == "capacity factor 1.25" and saved.updated_at >= saved.created_at
+    store.close()
+    reopened = TranscriptStore(tmp_path / "t.db")  # committed at once: a crash now keeps them
+    assert [(n.step_id, n.text) for n in reopened.notes(first)] == [("why-moe", "capacity factor 1.25"), ("routing", "top-2 gating")]
+    assert [n.text for n in reopened.notes(second)] == ["other interview"]
+    # The full-text index follows the replacement and the deletion.
+    assert [r.id for r in reopened.list_interviews(search="capacity fact")] == [first]
+    assert reopened.list_interviews(search="FLOPs") == []
+    assert reopened.save_note(first, "routing", "  \n") is None
+    assert reopened.list_interviews(search="gating") == []
+    assert [n.step_id for n in reopened.notes(first)] == ["why-moe"]
+    assert reopened.turns(first) == []  # a note is never a turn
+    reopened.close()

@@ -592,3 +592,48 @@ async def test_at_80_columns_the_bar_keeps_the_step_name_and_the_header_keeps_th
         # One line cut with an ellipsis, not wrapped onto a hidden second line at a word boundary.
         assert first_line.startswith("Step 2/3 · Fitting the model") and first_line.endswith("…"), first_line
         assert "claims" not in str(screen.query_one("#bar-claims").render())  # the counts only, to leave room
+
+
+async def test_note_key_opens_the_field_saves_on_ctrl_s_and_the_replay_shows_it(app, core, store):
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_interview(pilot)
+        editor = screen.query_one(AnswerEditor)
+        editor.text = "an answer I am still typing"
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen_name(app) == "NoteModal"
+        assert "Question 1 of 3: The memory budget" in str(app.screen.query_one("#note-help").render())
+        await pilot.press(*"check ZeRO")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen" and editor.has_focus
+        assert editor.text == "an answer I am still typing"  # the answer draft is untouched
+        assert any("Note saved on question 1" in n for n in notifications(app))
+        interview_id = core.agents[0].interview_id
+        assert store.get(interview_id).notes_by_step() == {"memory-budget": "check ZeRO"}
+        assert all(t.role.value != "candidate" for t in store.turns(interview_id))  # a note is not an answer
+
+        # Esc cancels: the note and the answer stay as they were. Ctrl+L opens it too, with the note in it.
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        note_text = app.screen.query_one("#note-text")
+        assert note_text.text == "check ZeRO"
+        await pilot.press(*" and more")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen_name(app) == "InterviewScreen"
+        assert store.get(interview_id).notes_by_step() == {"memory-budget": "check ZeRO"}
+        assert editor.text == "an answer I am still typing"
+
+        await pilot.press("f9")
+        await settle(pilot)
+        app.open_replay(interview_id)
+        await settle(pilot)
+        assert screen_name(app) == "ReplayScreen"
+        await pilot.press("t")
+        await settle(pilot)
+        replay = app.screen.query_one("#replay-transcript", TranscriptView)
+        entries = replay.entries
+        notes = [e for e in entries if e.has_class("-note")]
+        assert [n.text for n in notes] == ["check ZeRO"]
+        assert entries.index(notes[0]) == len(entries) - 1  # after the question it is on

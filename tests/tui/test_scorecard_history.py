@@ -189,6 +189,19 @@ class TestHistory:
             await pilot.press("escape")
             assert isinstance(app.focused, InterviewTable)
 
+    async def test_search_matches_the_candidates_notes(self, app, store):
+        ids = seed_history(store)
+        store.save_note(ids[1], TRAINING_SCENARIO.steps[0].id, "remember the optimizer moments")
+        async with app.run_test() as pilot:
+            await settle(pilot)
+            await pilot.press("h")
+            await settle(pilot)
+            await pilot.press("slash", *"optimizer mom")
+            await pilot.pause(0.4)
+            await settle(pilot)
+            table = app.screen.query_one(InterviewTable)
+            assert [r.id for r in table.records] == [ids[1]]
+
     async def test_filter_by_scenario_and_status(self, app, store):
         seed_history(store)
         async with app.run_test() as pilot:

@@ -132,6 +132,17 @@ class TestInterviewScreen:
 
         assert snap_compare(app, terminal_size=size, run_before=run_before)
 
+    def test_note_field_open(self, snap_compare, app, size):
+        async def run_before(pilot):
+            await start_training_interview(pilot)
+            pilot.app.screen.query_one("#answer").text = "ZeRO-3 over 8 GPUs"
+            await pilot.press("f5")
+            await settle(pilot)
+            pilot.app.screen.query_one("#note-text").text = "Recheck: 16 bytes per parameter, or 18 with fp32 grads?"
+            await steady(pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)
+
     def test_calculator_with_a_result(self, snap_compare, app, size):
         async def run_before(pilot):
             await start_training_interview(pilot)

@@ -33,6 +33,7 @@ from interviewer.events import (
     HintGiven,
     InterviewerMessage,
     InterviewFinished,
+    NoteSaved,
     Notice,
     ScoreReady,
     StepAdvanced,
@@ -235,6 +236,7 @@ class FakeAgent:
         self._covered: set[str] = set()
         self._finished = False
         self._started = False
+        self._notes: dict[str, str] = {}
         self.calls: list[str] = []
         """Agent methods called, in order (tests assert on it)."""
         if interview_id is None and store is not None:
@@ -403,6 +405,31 @@ class FakeAgent:
     def scorecard(self) -> Scorecard:
         return fake_scorecard(self.scenario, self._hints, self._claims)
 
+    # -- the candidate's notes, stored like the session stores them --------------------------------
+    def notes(self) -> dict[str, str]:
+        return dict(self._notes)
+
+    def note(self, step_id: str | None = None) -> str:
+        step_id = step_id or (self.current_step.id if self.current_step else "")
+        return self._notes.get(step_id, "")
+
+    def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
+        if self._finished:
+            raise ValueError("the interview is over: there is no question to take a note on")
+        step = next(s for s in self.scenario.steps if s.id == step_id) if step_id else self.current_step
+        text = text.strip()
+        if self.store is not None and self.interview_id is not None:
+            self.store.save_note(self.interview_id, step.id, text)
+        if text:
+            self._notes[step.id] = text
+        else:
+            self._notes.pop(step.id, None)
+        return NoteSaved(step.id, self.scenario.steps.index(step), step.title, text)
+
+    def add_note(self, text: str) -> NoteSaved:
+        earlier = self.note()
+        return self.save_note(f"{earlier}\n{text}" if earlier else text)
+
     @classmethod
     def resume(cls, store: TranscriptStore, interview_id: int) -> FakeAgent:
         record = store.get(interview_id)
@@ -416,6 +443,7 @@ class FakeAgent:
         agent._covered = set(state.get("covered", []))
         agent._started = state.get("started", bool(record.turns))
         agent._finished = record.status == InterviewStatus.finished
+        agent._notes = record.notes_by_step()
         return agent
 
 

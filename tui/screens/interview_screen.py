@@ -87,6 +87,9 @@ class InterviewScreen(Screen):
         Binding("f2,ctrl+t", "hint", "Hint", tooltip="Ask for a hint (asks first: it costs a few points)"),
         Binding("f3,ctrl+n", "skip", "Skip", tooltip="Skip the current step (asks first; marked in the transcript)"),
         Binding("f4,ctrl+o", "calculator", "Calc", tooltip="Scratch calculator"),
+        # Kept out of the crowded footer (every other key there is one an interview needs); the
+        # help screen and the command palette list it, and the note field names its own keys.
+        Binding("f5,ctrl+l", "note", "Note", show=False, tooltip="Your own note on this question (kept with it, never graded)"),
         Binding("f10,ctrl+g", "end", "End", tooltip="End the interview and see the scorecard"),
         Binding("f8", "toggle_side_panel", "Panel", tooltip="Show or hide the side panel"),
         Binding("f9", "leave", "Home", tooltip="Back home without ending; resume it from the recent list"),
@@ -472,6 +475,31 @@ class InterviewScreen(Screen):
             self.app.calculator_memory = CalculatorMemory()
         self.app.push_screen(CalculatorModal(given, memory=self.app.calculator_memory), insert)
 
+    def action_note(self) -> None:
+        """Open the note on the current question; it can be written while the interviewer replies."""
+        agent = self.agent
+        if agent is None or self.finished or agent.current_step is None:
+            self._ready()
+            return
+        from tui.screens.note_modal import NoteModal
+
+        step, index, total = agent.current_step, agent.step_index, len(agent.scenario.steps)
+        step_id = step.id  # the note belongs to this question even if a reply moves the interview on
+
+        def saved(text: str | None) -> None:
+            self.query_one(AnswerEditor).focus()
+            if text is None:
+                return
+            try:
+                note = agent.save_note(text, step_id=step_id)
+            except Exception as error:  # the interview ended meanwhile, or a full disk: say so, keep going
+                self.app.notify_error(f"The note was not saved ({error}).")
+                return
+            what = "saved" if note.text else "deleted"
+            self.app.notify(f"Note {what} on question {index + 1}.", timeout=3)
+
+        self.app.push_screen(NoteModal(f"Question {index + 1} of {total}: {step.title}", agent.note(step_id)), saved)
+
     def action_toggle_side_panel(self) -> None:
         self._side_override = not self.has_class("-side-visible")
         self._update_layout()
@@ -560,6 +588,7 @@ class InterviewScreen(Screen):
             SystemCommand("Send answer", "Send what is in the editor (Ctrl+S)", self.action_send),
             SystemCommand("Hint", "Ask for a hint; costs a few points (F2)", self.action_hint),
             SystemCommand("Skip step", "Move on to the next step (F3)", self.action_skip),
+            SystemCommand("Note on this question", "Your own note, kept with the question and never graded (F5)", self.action_note),
             SystemCommand("Scratch calculator", "Run any calculator without leaving the interview (F4)", self.action_calculator),
             SystemCommand("End interview", "Finish now and see the scorecard (F10)", self.action_end),
             SystemCommand("Toggle side panel", "Steps, timer and claim checks (F8)", self.action_toggle_side_panel),

@@ -64,7 +64,7 @@ class ReplayScreen(Screen):
         self.sub_title = "Replay (read-only)"
         transcript = self.query_one("#replay-transcript", TranscriptView)
         if self.record.turns:
-            await transcript.add_turns(self.record.turns)
+            await transcript.add_turns(self.record.transcript())
         else:
             await transcript.add_notice("Nothing was said in this interview.")
 

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownBlock
 
+from interviewer.domain import CandidateNote
 from tui.widgets.claim_card import ClaimCard
 
 if TYPE_CHECKING:
@@ -82,6 +83,16 @@ class CandidateAnswer(Static):
         self.border_subtitle = ""
 
 
+class CandidateNoteEntry(Static):
+    """The candidate's own note on a question, as typed (a replay shows it after the question)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, markup=False, classes="transcript-entry -candidate -note")
+        self.text = text
+        self.border_title = "Your note"
+        self.border_subtitle = "not graded"
+
+
 class TranscriptView(VerticalScroll):
     """The dialogue, newest at the bottom; stays scrolled to the end unless the user scrolls up."""
 
@@ -103,12 +114,14 @@ class TranscriptView(VerticalScroll):
     def add_turn(self, turn: Turn) -> AwaitMount:
         return self.mount(self._entry(turn))
 
-    def add_turns(self, turns: list[Turn]) -> AwaitMount:
-        """Many turns in one mount (a resumed interview, a replay)."""
+    def add_turns(self, turns: list[Turn | CandidateNote]) -> AwaitMount:
+        """Many turns (and, in a replay, notes) in one mount (a resumed interview, a replay)."""
         return self.mount_all([self._entry(turn) for turn in turns])
 
     @staticmethod
-    def _entry(turn: Turn) -> TranscriptMarkdown | CandidateAnswer:
+    def _entry(turn: Turn | CandidateNote) -> TranscriptMarkdown | CandidateAnswer | CandidateNoteEntry:
+        if isinstance(turn, CandidateNote):
+            return CandidateNoteEntry(turn.text)
         role, kind = str(turn.role.value), str(turn.kind.value)
         if role == "candidate":
             return CandidateAnswer(turn.text, kind=kind)
@@ -144,7 +157,7 @@ class TranscriptView(VerticalScroll):
         """Everything shown, as text (tests and the tmux check read this)."""
         parts = []
         for entry in self.entries:
-            if isinstance(entry, CandidateAnswer):
+            if isinstance(entry, CandidateAnswer | CandidateNoteEntry):
                 parts.append(entry.text)
             else:
                 parts.append(entry.source)

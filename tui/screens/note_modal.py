@@ -1,0 +1,60 @@
+"""The candidate's own note on the current question: Ctrl+S saves it, Esc closes without saving.
+
+A modal of its own, so the answer being typed stays in the answer editor untouched."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, TextArea
+
+
+class NoteModal(ModalScreen[str | None]):
+    """Dismisses with the note's text (blank: delete the note), or None when cancelled."""
+
+    DEFAULT_CSS = """
+    NoteModal {
+        align: center middle;
+        & > Vertical {
+            width: 72;
+            max-width: 95%;
+            height: auto;
+            border: thick $secondary 60%;
+            background: $surface;
+            padding: 0 1;
+        }
+        & #note-help { color: $text-muted; margin: 0 0 1 0; }
+        & #note-text { height: 8; }
+    }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save note"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, question: str, text: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.initial_text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-frame") as frame:
+            frame.border_title = "Your note"
+            frame.border_subtitle = "Ctrl+S save · Esc cancel"
+            yield Label(f"{self.question}\nKept with this question for the replay and the export; never graded.", id="note-help", markup=False)
+            yield TextArea(self.initial_text, id="note-text", soft_wrap=True, tab_behavior="focus", show_line_numbers=False,
+                           placeholder="Anything you want to remember about this question.")
+
+    def on_mount(self) -> None:
+        editor = self.query_one("#note-text", TextArea)
+        editor.move_cursor(editor.document.end)
+        editor.focus()
+
+    def action_save(self) -> None:
+        self.dismiss(self.query_one("#note-text", TextArea).text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
