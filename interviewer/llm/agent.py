@@ -140,6 +140,8 @@ class LLMInterviewer(SessionView):
         self._final: Scorecard | None = None
         self._carried_notes: list[str] = []
         self._warned_undercount = False
+        self._reasoning_first = False
+        """The model was seen to stream its reasoning with the opener in the prompt (a bare </think>)."""
         session.mode = f"llm:{self.model_name}"
         if self.fallback_reason is not None:
             self._use_offline_label()
@@ -308,14 +310,21 @@ class LLMInterviewer(SessionView):
         malformed_rounds = 0
         for round_index in range(MAX_TOOL_ROUNDS):
             sent = fit_round(messages, schemas=schemas, context_tokens=self.settings.llm_context_tokens, reply_tokens=self.settings.llm_max_tokens)
-            current = Round(sent=sent)
-            separate = bool(streamed.text.strip())
+            current = Round(sent=sent, hygiene=StreamFilter(reasoning_first=self._reasoning_first))
+            before = streamed.text
+            separate = bool(before.strip())
             async for piece in self.stream_round(model, messages, current, deadline):
                 if separate:
                     piece, separate = f"\n\n{piece.lstrip()}", False
                 streamed.text += piece
                 yield TokenDelta(piece)
             hygiene = current.hygiene
+            if hygiene.retracted:
+                # A bare </think>: what streamed before it was reasoning. The stored turn (which the
+                # TUI draws over the streamed text) keeps only the reply, and the next rounds hold
+                # the start back until the close tag.
+                self._reasoning_first = True
+                streamed.text = f"{before}\n\n{hygiene.visible}" if before.strip() and hygiene.visible else before + hygiene.visible
             streamed.private += hygiene.private
             if (warning := self._undercount(current)) is not None:
                 yield warning

@@ -291,6 +291,8 @@ def _complete(chat: BaseChatModel, conversation: list, *, deadline: float, model
         if time.monotonic() > deadline:
             raise LLMEndpointError(f"grading by model '{model}' took longer than llm_grading_timeout")
     text += hygiene.close()
+    if hygiene.retracted:  # a bare </think>: what came before it was reasoning
+        text = hygiene.visible
     # A JSON reply is held back whole by the filter (it looks like a tool call written as text).
     return text + "".join(hygiene.tool_texts), finish
 

@@ -10,6 +10,12 @@ field (vLLM's ``reasoning_content``, Ollama's ``reasoning``) never reaches the c
 does not put it in ``chunk.text``, and the tests check that against servers that send it.
 
 A held-back tag is released as text as soon as it cannot be one of ours (``a < b`` streams at once).
+
+Some chat templates (DeepSeek-R1 distills, QwQ) put the ``<think>`` opener in the prompt, so the
+reply streams its reasoning bare and only closes it with ``</think>``. A close tag with no opener
+before it makes everything released so far private (``retracted``; the caller replaces what it
+showed with ``visible``), and a filter made with ``reasoning_first=True`` (for a model seen doing
+that) holds the start of the reply back until that close tag, or releases it at the end if none came.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ TOOL_TAGS = {"<tool_call>": "</tool_call>", "<function_call>": "</function_call>
 PYTHON_TAG = "<|python_tag|>"
 """Llama 3.1: the rest of the message is a tool call."""
 _OPENERS = (*THINK_TAGS, *TOOL_TAGS, PYTHON_TAG)
+_THINK_CLOSERS = tuple(THINK_TAGS.values())
 
 
 @dataclass
@@ -42,6 +49,18 @@ class StreamFilter:
     _whole_reply: bool = False
     """The reply is (so far) one JSON value or a python-tag call: hold it all to the end."""
     _python_tag: bool = False
+    reasoning_first: bool = False
+    """The reply may start with reasoning whose opener was in the prompt: hold it until ``</think>``."""
+    retracted: bool = False
+    """A bare ``</think>`` turned text already released into reasoning: ``visible`` was reset."""
+    _implicit: bool = False
+    """Inside reasoning whose opener was never streamed (``reasoning_first``)."""
+    _opened: bool = False
+    """A think block has been opened or closed (a later bare close tag is just text)."""
+
+    def __post_init__(self) -> None:
+        if self.reasoning_first:
+            self._closing, self._into, self._implicit = "</think>", self.private, True
 
     def feed(self, piece: str) -> str:
         if not piece:
@@ -51,6 +70,10 @@ class StreamFilter:
 
     def close(self) -> str:
         out = self._release(final=True)
+        if self._implicit:  # no reasoning came after all: the held-back start is the reply
+            self._closing = self._into = None
+            self._implicit = False
+            out += self._release(final=True)
         if self._closing is not None:  # an unterminated block: private to the end
             assert self._into is not None
             self._into.append(self._buffer)
@@ -81,9 +104,10 @@ class StreamFilter:
                 if end == -1:
                     return out
                 assert self._into is not None
-                self._into.append(self._buffer[:end])
+                self._into.append(self._buffer[:end].removeprefix("<think>") if self._implicit else self._buffer[:end])
                 self._buffer = self._buffer[end + len(self._closing) :]
                 self._closing = self._into = None
+                self._implicit, self._opened = False, True
                 continue
             if self._whole_reply:
                 return out
@@ -98,16 +122,26 @@ class StreamFilter:
             if start:
                 out += self._show(self._buffer[:start])
                 self._buffer = self._buffer[start:]
-            opener = next((tag for tag in _OPENERS if self._buffer.lower().startswith(tag)), None)
+            lowered = self._buffer.lower()
+            bare_close = next((tag for tag in _THINK_CLOSERS if lowered.startswith(tag)), None)
+            if bare_close is not None and not self._opened:
+                # the reasoning's opener was in the prompt: what was shown so far was reasoning
+                self.private.append(self.visible)
+                self.visible, self.retracted, self._opened = "", True, True
+                self._buffer = self._buffer[len(bare_close) :]
+                out = ""
+                continue
+            opener = next((tag for tag in _OPENERS if lowered.startswith(tag)), None)
             if opener == PYTHON_TAG:
                 self._whole_reply = self._python_tag = True
                 return out
             if opener is not None:
+                self._opened = self._opened or opener in THINK_TAGS
                 self._closing = THINK_TAGS.get(opener) or TOOL_TAGS[opener]
                 self._into = self.private if opener in THINK_TAGS else self.tool_texts
                 self._buffer = self._buffer[len(opener) :]
                 continue
-            if not final and any(tag.startswith(self._buffer.lower()) for tag in _OPENERS):
+            if not final and any(tag.startswith(lowered) for tag in (*_OPENERS, *_THINK_CLOSERS)):
                 return out  # may still become a tag: wait for the next piece
             out += self._show(self._buffer[0])
             self._buffer = self._buffer[1:]

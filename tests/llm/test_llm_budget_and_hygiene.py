@@ -97,6 +97,36 @@ def test_stream_filter_holds_back_private_text_and_tool_calls_written_as_text(pi
     assert parse_text_tool_calls(hygiene.tool_texts)[0] == calls
 
 
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ["Okay, the candidate said BPTT.", " I should move on.</think>\n\nGood. Next question."],
+        ["Okay, the candidate said BPTT. I should move on.</th", "ink>Good. Next question."],
+        ["Okay, the candidate said BPTT. I should move on.</THINK>Good. Next question."],
+    ],
+)
+def test_a_bare_close_tag_turns_what_streamed_before_it_into_reasoning(pieces):
+    # The chat template put <think> in the prompt (DeepSeek-R1 distills, QwQ): the reply opens bare.
+    _, hygiene = run(pieces)
+    assert hygiene.retracted and hygiene.visible == "Good. Next question."
+    assert "".join(hygiene.private) == "Okay, the candidate said BPTT. I should move on."
+
+
+def test_once_seen_reasoning_first_holds_the_start_back_until_the_close_tag_or_the_end():
+    hygiene = StreamFilter(reasoning_first=True)
+    assert hygiene.feed("The candidate ") == "" and hygiene.feed("is right.</think>Good.") == "Good."
+    assert hygiene.private == ["The candidate is right."] and not hygiene.retracted
+    plain = StreamFilter(reasoning_first=True)  # this reply has no reasoning: shown whole at the end
+    assert plain.feed("Good, go on.") == "" and plain.close() == "Good, go on." and plain.private == []
+    explicit = StreamFilter(reasoning_first=True)  # the opener streamed after all
+    assert "".join([explicit.feed("<think>plan</think>Fine."), explicit.close()]) == "Fine." and explicit.private == ["plan"]
+
+
+def test_a_close_tag_after_a_real_think_block_is_only_text():
+    shown, hygiene = run(["<think>a</think>b", "</think>c"])
+    assert shown == "b</think>c" and hygiene.private == ["a"] and not hygiene.retracted
+
+
 def test_a_tool_call_written_as_text_that_does_not_parse_is_malformed_not_shown():
     visible, hygiene = run(['<tool_call>{"name": "next_question", "arguments": {</tool_call>'])
     assert visible == "" and parse_text_tool_calls(hygiene.tool_texts) == ([], ['{"name": "next_question", "arguments": {'])

@@ -114,6 +114,27 @@ async def test_five_answer_interview_against_each_persona(persona_server, store)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("persona_server", [PERSONAS["llama.cpp"]], ids=["llama.cpp"], indirect=True)
+async def test_reasoning_whose_opener_was_in_the_prompt_is_never_kept_and_not_shown_again(persona_server, store):
+    """A template that puts <think> in the prompt (DeepSeek-R1 distills, QwQ) streams the reasoning
+    bare, closed by </think>: the stored turn keeps only the reply, and from then on the start of each
+    reply is held back until the close tag, so the candidate does not see it stream."""
+    server = persona_server
+    server.enqueue(
+        ScriptedReply(content=f"{PRIVATE} the candidate explained BPTT; ask about gating.</think>\n\nHow do LSTM gates change that?"),
+        ScriptedReply(content=f"{PRIVATE} fine, now attention.</think>Good. What does a head compute?"),
+    )
+    agent = start_interview("attention-vs-rnn", settings=make_settings(server), store=store, mode="llm")
+    await collect(agent.start())
+    first = await collect(agent.respond(ANSWERS[0]))
+    second = await collect(agent.respond("Gates let the cell state carry gradients across many steps."))
+    replies = [e.turn for e in [*first, *second] if isinstance(e, ev.InterviewerMessage)]
+    assert [t.text for t in replies] == ["How do LSTM gates change that?", "Good. What does a head compute?"]
+    assert all(t.meta.get("mode") == "llm" and PRIVATE in " ".join(t.meta["reasoning"]) for t in replies)
+    assert PRIVATE not in "".join(e.text for e in second if isinstance(e, ev.TokenDelta))
+    assert all(PRIVATE not in t.text for t in store.get(agent.interview_id).turns)
+
+
 @pytest.mark.parametrize("persona_server", [PERSONAS["ollama"]], ids=["ollama"], indirect=True)
 async def test_ollama_cutting_the_front_of_the_prompt_is_noticed(persona_server, store):
     """Ollama loaded with a 1,024-token context answers 200 to a longer prompt, having dropped its
