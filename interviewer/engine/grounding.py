@@ -24,14 +24,21 @@ def _excerpt(text: str) -> str:
     return quote(excerpt, PASSAGE_CHARS + 80)
 
 
-def ground(query: str, notes: list[str]) -> Citation | None:
-    """The best passage for ``query`` within ``notes`` (all notes when empty); None if retrieval fails."""
+MAX_PASSAGES_TRIED = 6
+"""How far down the ranking a citation may go to find a passage this interview has not cited yet."""
+
+
+def ground(query: str, notes: list[str], cited: frozenset[str] = frozenset()) -> Citation | None:
+    """The best passage for ``query`` within ``notes`` (all notes when empty) that is not among the
+    ``cited`` anchors (each passage is cited once per interview); None if there is none, or if
+    retrieval fails."""
     from interviewer import retrieval
 
+    k = min(len(cited) + 1, MAX_PASSAGES_TRIED)
     try:
-        passages = retrieval.search(query, k=1, notes=notes or None)
+        passages = [p for p in retrieval.search(query, k=k, notes=notes or None) if p.anchor not in cited]
         if not passages and notes:
-            passages = retrieval.search(query, k=1)
+            passages = [p for p in retrieval.search(query, k=k) if p.anchor not in cited]
     except Exception:  # grounding is an enrichment: never let the index break an interview
         log.exception("knowledge retrieval failed")
         return None

@@ -389,7 +389,8 @@ class InterviewSession:
             # An answer in the first seconds after launch: the index is still loading in the
             # background (seconds), and a citation is not worth keeping the candidate waiting.
             return None
-        return await asyncio.to_thread(ground, query, notes)
+        cited = frozenset(t.meta["citation"]["anchor"] for t in self._turns if isinstance(t.meta.get("citation"), dict) and t.meta["citation"].get("anchor"))
+        return await asyncio.to_thread(ground, query, notes, cited)
 
     # -- the end ---------------------------------------------------------------------------------
 

@@ -64,6 +64,26 @@ async def test_probes_never_repeat_and_are_bounded_per_step(store):
     assert agent.step_index >= 1, "after the follow-up budget the interview moves on"
 
 
+async def test_no_passage_is_cited_twice_in_one_interview(store):
+    # "I am not sure." to every question draws a grounded probe after probe over all five steps.
+    agent = new_agent(store, max_followups_per_step=2)
+    await collect(agent.start())
+    while not agent.finished:
+        await collect(agent.respond("I am not sure."))
+    anchors = [t.meta["citation"]["anchor"] for t in agent.turns if isinstance(t.meta.get("citation"), dict)]
+    assert len(anchors) >= 3, anchors  # grounding was on and cited
+    assert len(anchors) == len(set(anchors)), anchors
+
+
+def test_grounding_skips_passages_already_cited():
+    from interviewer.engine.grounding import ground
+
+    first = ground("ring all-reduce bytes sent per GPU", ["ring-allreduce"])
+    assert first is not None
+    second = ground("ring all-reduce bytes sent per GPU", ["ring-allreduce"], frozenset({first.anchor}))
+    assert second is not None and second.anchor != first.anchor
+
+
 async def test_wrong_number_is_challenged_with_computed_value(store):
     agent = new_agent(store, "train-10b-8gpu")
     await collect(agent.start())
