@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
     parser.add_argument("--verbose", action="store_true", help="print each sentence whose verdicts differ from the labels")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--set", choices=("sealed", "sealed3", "sealed4", "dev"), help="score the blind-written sets in bench/data/claims instead")
+    parser.add_argument("--set", choices=("sealed", "sealed4", "dev"), help="score the blind-written sets in bench/data/claims instead")
     args = parser.parse_args(argv)
     if args.set:
         blind = score_blind_set(args.set)
