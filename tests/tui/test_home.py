@@ -210,6 +210,18 @@ async def test_preview_only_on_wide_terminals(app, width):
         assert isinstance(app.screen, HomeScreen)
 
 
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (120, 40)])
+async def test_every_option_control_is_whole_at_each_size(app, size):
+    """At 60x20 the options row used to cut "Limit" and its field off at the right edge."""
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        row = app.screen.query_one("#interview-options")
+        controls = [*row.query(".option-label"), *row.query("Select"), row.query_one("#time-limit")]
+        assert [str(label.render()) for label in row.query(".option-label")] == ["Level l", "Mode m", "Limit t"]
+        for control in controls:
+            assert control.region.width > 0 and control.region.right <= row.region.right, (control, control.region, row.region)
+
+
 async def test_letter_keys_type_into_the_search_box(app):
     """t, r, l, m, h and q are home keys, but in the search box they are just letters."""
     async with app.run_test() as pilot:

@@ -35,7 +35,8 @@ LEVELS = [("Senior", "senior"), ("Mid", "mid")]
 class HomeScreen(Screen):
     """The first screen: everything needed to start an interview is one keypress away."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (76, "-narrow"), (110, "-wide")]
+    """Below 76 columns the options row tightens (a shorter mode picker, no unit) to keep every control whole."""
     AUTO_FOCUS = "#scenarios"
 
     # The focus keys are priority bindings, so the key typed right after them already lands in
