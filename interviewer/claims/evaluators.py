@@ -599,12 +599,18 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
         else:
             zero = int(zero_found[1].value)  # type: ignore[arg-type]
             notes.append(zero_found[1].note("ZeRO stage", str(zero)))
-        if gpus_found is None:
-            missing.append("the number of GPUs")
-        if missing:
-            raise MissingInput(*missing)
-        gpus = _int(gpus_found, "GPUs")
-        notes.append(gpus_found.note("GPUs", str(gpus)))
+        if gpus_found is None and zero == 0 and zero_found is not None and not missing:
+            # "no sharding. So each GPU needs ...": every GPU holds a whole replica, whatever their number
+            gpus = 1
+            notes.append("GPUs: any number (each holds a full replica)")
+        else:
+            if gpus_found is None:
+                missing.append("the number of GPUs")
+            if missing:
+                raise MissingInput(*missing)
+            assert gpus_found is not None
+            gpus = _int(gpus_found, "GPUs")
+            notes.append(gpus_found.note("GPUs", str(gpus)))
         if offload == "cpu" and zero == 0:
             offload = "none"
         ev.quantity = "model-state memory per GPU"

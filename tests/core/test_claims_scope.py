@@ -118,3 +118,29 @@ def test_a_time_faster_than_one_gpu_and_far_slower_than_a_split_is_no_realistic_
     facts = dict(get_scenario("moe-routing").scenario.facts)
     checks = check_claims("reading the 12.9B active parameters takes about 0.8 ms per token", facts)
     assert [c.verdict for c in checks] == ["incorrect"], [c.explanation for c in checks]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We're training a 3B model with mixed-precision Adam, no sharding. So each GPU needs about 24 GB of model states.", "incorrect"),
+        ("We're training a 3B model with mixed-precision Adam, no sharding. So each GPU needs about 48 GB of model states.", "correct"),
+        ("Plain DDP with mixed-precision Adam on a 3B model: each GPU holds about 48 GB of model states.", "correct"),
+        ("Plain DDP with mixed-precision Adam on a 3B model: each GPU holds about 6 GB of model states.", "incorrect"),
+    ],
+)
+def test_an_unsharded_replica_per_gpu_needs_no_gpu_count(text, expected):
+    assert verdicts(text, {}) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sharded save: every one of the 64 ranks writes just under two gigs of its own master weights + moments.",
+        "With tensor parallel 2 each GPU keeps 16 of the 32 KV heads, so a full 32k-token request costs 8 GiB of cache per GPU.",
+        "Spread over 4 cards, that's about 35 GB of fp16 weights for the 70B on each.",
+    ],
+)
+def test_a_share_over_a_count_the_calculator_did_not_use_is_asked_about_not_called_wrong(text):
+    facts = {"params": 10e9} if "ranks" in text else {"model": "llama-2-7b"} if "KV" in text else {}
+    assert "incorrect" not in verdicts(text, facts)
