@@ -441,15 +441,22 @@ async def test_the_draft_is_committed_while_typing_so_a_crash_keeps_it(app, core
 
 
 async def test_a_sent_answer_stays_in_the_draft_until_the_engine_records_it(app, core, store):
-    core.agent_options = {"delay": 1.0}
     async with app.run_test() as pilot:
         await open_interview(pilot)
         interview_id = core.agents[0].interview_id
+        # The engine holds the answer unrecorded until the test releases it (a fixed delay raced
+        # the keypresses under load: the answer was recorded before the test looked).
+        hold = core.agents[0].hold = asyncio.Event()
         await pilot.press(*"my answer", "ctrl+s")
-        await pilot.pause(0.6)
+        for _ in range(100):  # bounded: until the engine has the answer in hand
+            if "respond" in core.agents[0].calls:
+                break
+            await pilot.pause(0.05)
+        assert "respond" in core.agents[0].calls and "my answer" not in [turn.text for turn in core.agents[0].turns]
         screen = app.screen
         screen.save_draft()  # what any way out does mid-turn
         assert store.draft(interview_id) == "my answer"
+        hold.set()
         await settle(pilot)
         assert "my answer" in [turn.text for turn in core.agents[0].turns]
         assert store.draft(interview_id) == ""
