@@ -171,7 +171,7 @@ async def test_a_reply_does_not_wait_for_an_index_that_is_still_warming_up(store
     from interviewer.engine import session
 
     searched = []
-    monkeypatch.setattr(session, "ground", lambda query, notes: searched.append(query) or None)
+    monkeypatch.setattr(session, "ground", lambda query, notes, cited=frozenset(): searched.append(query) or None)
     agent = cue_agent(store)
     agent.session.grounding = True
     monkeypatch.setattr(retrieval, "_indexes", {})
