@@ -66,12 +66,13 @@ def missing_structure(scenario: Scenario, step: Step, answers: list[str]) -> lis
     missing: list[str] = []
     frames = "question" in needs or (scenario.kind is Kind.design and index == 0)
     if frames and not (any(analyse(s).asks for s in sentences) or _ASSUMPTION.search(text)):
-        missing.append(f"No framing: before answering, ask or state an assumption about {_gist(step.key_decision)}.")
+        # the step's title, not its key decision: a key decision is a sentence ("A layer is attention ...")
+        missing.append(f"No framing: before answering \u201c{step.title}\u201d, ask a clarifying question or state your assumptions.")
     quantities = _quantities(scenario, step)
     if quantities and not _QUANTITY.search(text):
         missing.append(f"No numbers: this step asks for figures; put a number on: {'; '.join(dict.fromkeys(_gist(q) for q in quantities))}.")
     if _tradeoffs(scenario, step) and not _CONTRAST.search(text):
-        missing.append(f"No trade-off: say what each choice costs (\u201cX, but at the cost of Y\u201d), here about {_gist(step.key_decision)}.")
+        missing.append(f"No trade-off: in \u201c{step.title}\u201d, say what each choice costs (\u201cX, but at the cost of Y\u201d).")
     if index == len(scenario.steps) - 1 and not _CLOSE.search(text):
         missing.append("No close: end with a one-line summary of the design and what you would prototype or measure first.")
     return missing

@@ -41,7 +41,9 @@ def test_missing_differs_between_an_answer_with_numbers_and_trade_offs_and_one_w
     thin = missing_structure(scenario, step, [THIN_HARDWARE])
     strong = missing_structure(scenario, step, [STRONG_HARDWARE])
     assert [item.split(":")[0] for item in thin] == ["No numbers", "No trade-off"]
-    assert "which GPU to use" in thin[1]  # the step's own decision, not a generic line
+    # the step's own name, not a generic line (its title: a key decision is a whole sentence, which
+    # read as "here about A layer is attention ..." in the trade-off item)
+    assert f"\u201c{step.title}\u201d" in thin[1]
     assert strong == []
 
 
