@@ -244,8 +244,7 @@ class InterviewSession:
             self._notes[step.id] = text
         else:
             self._notes.pop(step.id, None)
-        index = next(i for i, s in enumerate(self.scenario.steps) if s.id == step.id)
-        return NoteSaved(step.id, index, step.title, text)
+        return NoteSaved(step.id, self.scenario.step_index(step.id), step.title, text)
 
     def add_note(self, text: str) -> NoteSaved:
         """Add ``text`` on a new line of the current step's note (``/note TEXT``), stored at once."""
