@@ -284,17 +284,16 @@ def _complete(chat: BaseChatModel, conversation: list, *, deadline: float, model
     from interviewer.llm.stream import StreamFilter
 
     hygiene = StreamFilter()  # a reasoning model's <think> block is not the JSON
-    text, finish = "", None
+    finish = None
     for chunk in chat.stream(conversation):
-        text += hygiene.feed(chunk.text)
+        hygiene.feed(chunk.text)
         finish = (chunk.response_metadata or {}).get("finish_reason") or finish
         if time.monotonic() > deadline:
             raise LLMEndpointError(f"grading by model '{model}' took longer than llm_grading_timeout")
-    text += hygiene.close()
-    if hygiene.retracted:  # a bare </think>: what came before it was reasoning
-        text = hygiene.visible
-    # A JSON reply is held back whole by the filter (it looks like a tool call written as text).
-    return text + "".join(hygiene.tool_texts), finish
+    hygiene.close()
+    # ``visible`` is what the filter released, less any reasoning a bare </think> took back; a JSON
+    # reply is held back whole by the filter (it looks like a tool call written as text).
+    return hygiene.visible + "".join(hygiene.tool_texts), finish
 
 
 def ask_for_judgement(chat: BaseChatModel, messages: list, *, model: str, deadline: float | None = None) -> Judgement:
