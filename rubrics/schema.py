@@ -170,6 +170,29 @@ class AntiPattern(StrictModel):
     _cues = field_validator("cues")(classmethod(lambda cls, v: _check_patterns(v)))
 
 
+class AskFact(StrictModel):
+    """A fact about the problem the interviewer tells a candidate who asks about it.
+
+    ``given: false`` facts are revealed only when asked (dataset size, budget, deadline, traffic
+    shape, acceptable quality loss): asking about them is the framing a strong candidate does.
+    ``given: true`` facts restate a line of ``given`` so that a question about it is answered too."""
+
+    id: str = Field(pattern=_ID)
+    topic: str = Field(min_length=1, max_length=60)
+    """What the fact is about, as a short noun phrase ("peak request rate"); the scorecard lists
+    the topics asked about and, for ``matters`` facts, the ones never asked."""
+    cues: list[str] = Field(min_length=1)
+    """Regexes that recognise a question about this topic (matched against the question only)."""
+    answer: str = Field(min_length=1)
+    """What the interviewer replies, in one or two sentences, as an interviewer would say it."""
+    given: bool = False
+    """The fact is already stated to the candidate in ``given``."""
+    matters: bool = True
+    """A strong candidate would ask about this before designing (only for facts not given)."""
+
+    _cues = field_validator("cues")(classmethod(lambda cls, v: _check_patterns(v)))
+
+
 class Scenario(StrictModel):
     id: str = Field(pattern=_ID)
     title: str
@@ -180,6 +203,8 @@ class Scenario(StrictModel):
     """Facts and constraints stated to the candidate."""
     facts: dict[str, float | int | str] = Field(default_factory=dict)
     """The given facts as values, used to fill in claim checks (params, gpus, gpu, seq, ...)."""
+    ask_facts: list[AskFact] = Field(default_factory=list)
+    """Facts the interviewer gives when asked (see ``AskFact``)."""
     levels: Levels
     steps: list[Step] = Field(min_length=1)
     criteria: list[Criterion] = Field(min_length=3)
@@ -188,7 +213,12 @@ class Scenario(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        for label, items in (("steps", self.steps), ("criteria", self.criteria), ("anti_patterns", self.anti_patterns)):
+        for label, items in (
+            ("steps", self.steps),
+            ("criteria", self.criteria),
+            ("anti_patterns", self.anti_patterns),
+            ("ask_facts", self.ask_facts),
+        ):
             seen: set[str] = set()
             for item in items:
                 if item.id in seen:
