@@ -110,6 +110,25 @@ class StepCoaching(BaseModel):
         return {"step": self.step, "title": self.title, "outline": self.outline, "tip": self.tip, "missing": self.missing}
 
 
+class AskedQuestion(BaseModel):
+    topic: str
+    """The scenario fact's topic ("peak request rate")."""
+    question: str
+    """The candidate's words."""
+
+
+class Framing(BaseModel):
+    """The clarifying questions the candidate asked about the problem, matched to the scenario's
+    facts, and the facts a strong candidate would have asked about but this one never did."""
+
+    asked: list[AskedQuestion] = Field(default_factory=list)
+    never_asked: list[str] = Field(default_factory=list)
+    """Topics of ask-only facts that matter; shown only once the interview is over."""
+
+    def public_dict(self) -> dict[str, Any]:
+        return {"asked": [a.model_dump() for a in self.asked], "never_asked": list(self.never_asked)}
+
+
 COACHING_LABEL = "Suggestions"
 """How coaching is labelled wherever it is shown: advice, not part of the grade."""
 
@@ -138,6 +157,8 @@ class Scorecard(BaseModel):
     ``quote`` (the candidate's words) and ``contradicts`` (criterion ids whose credit they cancel)."""
     coaching: list[StepCoaching] = Field(default_factory=list)
     """Per step, in the scenario's order: suggestions (outline, tip, missing structure)."""
+    framing: Framing = Field(default_factory=Framing)
+    """What the candidate asked about the problem (and, once over, what they never asked)."""
 
     def grade_json(self, notes: dict[str, str] | None = None) -> dict[str, Any]:
         """The ``interviewer grade --json`` contract; ``notes`` are the candidate's own notes by
@@ -151,6 +172,7 @@ class Scorecard(BaseModel):
             "claims": [{key: claim.get(key) for key in PUBLIC_CLAIM_KEYS} for claim in self.claims],
             "misconceptions": [{key: m.get(key) for key in ("id", "description", "quote", "contradicts")} for m in self.misconceptions],
             "coaching": [c.public_dict() for c in self.coaching],
+            "framing": self.framing.public_dict(),
             "notes": dict(notes or {}),
         }
 

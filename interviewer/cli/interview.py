@@ -123,6 +123,10 @@ def _print_scorecard(card, target_level: str | None) -> None:
         typer.echo(f"[!] misconception: {misconception['description']}\n      “{misconception['quote']}”")
     for notice in card.notices:
         typer.echo(f"note: {notice}")
+    for asked in card.framing.asked:
+        typer.echo(f"[?] you asked about {asked.topic}: “{asked.question}”")
+    if card.framing.never_asked:
+        typer.echo(f"[?] never asked, but it mattered: {', '.join(card.framing.never_asked)}")
     if card.coaching:
         typer.echo("\n--- Coaching per step (suggestions) ---")
     for step in card.coaching:

@@ -251,6 +251,12 @@ def export_markdown(record: InterviewRecord) -> str:
             lines += ["## Misconceptions", ""] + [
                 f"- {escape_markdown(m.get('description', ''))} You said: “{escape_markdown(m.get('quote', ''))}”" for m in card.misconceptions
             ] + [""]
+        if card.framing.asked or card.framing.never_asked:
+            lines += ["## Framing", ""]
+            lines += [f"- You asked about {escape_markdown(a.topic)}: “{escape_markdown(a.question)}”" for a in card.framing.asked]
+            if card.framing.never_asked:
+                lines.append(f"- Never asked, but it mattered: {escape_markdown(', '.join(card.framing.never_asked))}")
+            lines.append("")
         if card.coaching:
             lines += [f"## Coaching per step ({COACHING_LABEL.lower()})", ""]
             for step in card.coaching:

@@ -16,6 +16,7 @@ from typing import Any
 
 from interviewer.claims.checker import asks_which_quantity
 from interviewer.domain import Citation, Scorecard, TurnKind
+from interviewer.engine.clarify import clarification, clarification_reply
 from interviewer.engine.evidence import TurnAnalysis, content_stems
 from interviewer.engine.export import escape_markdown
 from interviewer.engine.session import InterviewSession, SessionView
@@ -98,14 +99,23 @@ class OfflineInterviewer(SessionView):
             async for event in self.finish("time_limit"):
                 yield event
             return
-        async for event in self.reply_with_rubric(analysis, claims):
+        async for event in self.reply_with_rubric(analysis, claims, text):
             yield event
         if await session.merge_pending_semantic():
             yield session.coverage_event(analysis)
 
-    async def reply_with_rubric(self, analysis: TurnAnalysis, claims: list[dict]) -> AsyncIterator[Event]:
-        """The rubric engine's reply to an analysed answer (also the LLM interviewer's fallback)."""
-        message, advanced = await self._next_move(analysis, claims)
+    async def reply_with_rubric(self, analysis: TurnAnalysis, claims: list[dict], answer: str) -> AsyncIterator[Event]:
+        """The rubric engine's reply to an analysed answer (also the LLM interviewer's fallback).
+
+        Questions about the problem are answered first, from the scenario's facts. A turn that is
+        only questions gets those answers and the open question again, and costs no follow-up."""
+        asked = clarification(self.scenario, answer)
+        if asked.only_questions:
+            self.session.replied()
+            text = f"{clarification_reply(asked)}\n\nBack to the question: {self.session.open_question()}"
+            yield self.session.say(TurnKind.followup, text, move="clarify", facts=[fact.id for fact in asked.facts])
+            return
+        message, advanced = await self._next_move(analysis, claims, f"{clarification_reply(asked)}\n\n" if asked else "")
         self.session.replied()
         if message is not None:
             yield message
@@ -120,12 +130,12 @@ class OfflineInterviewer(SessionView):
     def _ack(self) -> str:
         return _ACKS[len(self.session.turns) % len(_ACKS)]
 
-    async def _next_move(self, analysis: TurnAnalysis, claims: list[dict]) -> tuple[InterviewerMessage | None, bool]:
+    async def _next_move(self, analysis: TurnAnalysis, claims: list[dict], prefix: str = "") -> tuple[InterviewerMessage | None, bool]:
+        """``prefix``: what the reply says first (the answers to the candidate's questions)."""
         step = self.current_step
         assert step is not None
-        prefix = ""
         if analysis.injections:
-            prefix = "I only grade the technical content of your answers, so I'll set aside the part addressed to the grader. "
+            prefix += "I only grade the technical content of your answers, so I'll set aside the part addressed to the grader. "
         can_follow_up = self.session.followups_left > 0
 
         wrong = next((c for c in claims if c.get("verdict") == "incorrect" and c["text"] not in self.state.challenged), None)

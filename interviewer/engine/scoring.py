@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from interviewer.claims.units import BASE_UNIT
-from interviewer.domain import CriterionResult, Scorecard, Status, StepCoaching, StudyItem
+from interviewer.domain import CriterionResult, Framing, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
+from interviewer.engine.clarify import framing_of
 from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.statements import analyse
@@ -212,6 +213,7 @@ def build_scorecard(
         misconceptions=misconceptions,
         # Like the model answer, the outlines name what the steps are graded on: only once it is over.
         coaching=coach(scenario, answers_by_step or {}) if reveal_model_answer else [],
+        framing=framing_of(scenario, [a for answers in (answers_by_step or {}).values() for a in answers], reveal=reveal_model_answer),
     )
 
 
@@ -227,6 +229,7 @@ def scorecard_from_results(
     notices: list[str] | None = None,
     misconceptions: list[dict] | None = None,
     coaching: list[StepCoaching] | None = None,
+    framing: Framing | None = None,
 ) -> Scorecard:
     """Weights, total, level, strengths, gaps and study list from per-criterion results (whoever judged them)."""
     tiers = tier_scores(results)
@@ -261,4 +264,5 @@ def scorecard_from_results(
         notices=list(notices or []),
         misconceptions=list(misconceptions or []),
         coaching=list(coaching or []),
+        framing=framing or Framing(),
     )

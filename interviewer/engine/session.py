@@ -34,6 +34,9 @@ CLOSING_TEXT = {
 """What the interviewer says when the interview ends, by finish reason."""
 
 
+_FOLLOW_UPS = (TurnKind.followup, TurnKind.pushback, TurnKind.challenge)
+
+
 class SessionState(BaseModel):
     """Everything about an interview that is not in its transcript; stored with every turn.
 
@@ -301,6 +304,21 @@ class InterviewSession:
         step = self.current_step
         assert step is not None
         return f"**Question {self.step_index + 1} of {len(self.scenario.steps)}.** {step.question.strip()}"
+
+    def open_question(self) -> str:
+        """The question the candidate is answering now: the last follow-up, push-back or challenge
+        on this step that asked one, else the step's own question (what a reply to a clarifying
+        question comes back to)."""
+        step = self.current_step
+        assert step is not None
+        for turn in reversed(self._turns):
+            if turn.step_id != step.id or (turn.role is Role.interviewer and turn.kind is TurnKind.question):
+                break
+            if turn.role is Role.interviewer and turn.kind in _FOLLOW_UPS and turn.meta.get("move") != "clarify":
+                asked = [p.strip() for p in turn.text.split("\n\n") if p.strip().endswith("?") and not p.lstrip().startswith((">", "_"))]
+                if asked:
+                    return asked[-1]
+        return step.question.strip()
 
     def opening_text(self) -> str:
         s = self.scenario

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from interviewer.config import Settings
 from interviewer.domain import Scorecard, TurnKind
+from interviewer.engine.clarify import clarification
 from interviewer.engine.evidence import TurnAnalysis
 from interviewer.engine.offline import OfflineInterviewer
 from interviewer.engine.session import InterviewSession, SessionView
@@ -196,10 +197,12 @@ class LLMInterviewer(SessionView):
             async for event in self._finish("time_limit"):
                 yield event
             return
-        async for event in self._llm_reply(analysis, claims):
+        async for event in self._llm_reply(analysis, claims, text):
             yield event
 
-    def first_request(self, toolbox: TurnToolbox, analysis: TurnAnalysis, claims: list[dict], must_move_on: bool = False) -> list[BaseMessage]:
+    def first_request(
+        self, toolbox: TurnToolbox, analysis: TurnAnalysis, claims: list[dict], must_move_on: bool = False, only_questions: bool = False
+    ) -> list[BaseMessage]:
         """The turn's first request (system prompt and history), fitted into the context budget."""
         from langchain_core.messages import SystemMessage
 
@@ -220,6 +223,7 @@ class LLMInterviewer(SessionView):
                     grader_addressed=bool(analysis.injections),
                     must_move_on=must_move_on,
                     omitted_messages=omitted,
+                    only_questions=only_questions,
                 )
             )
 
@@ -231,13 +235,15 @@ class LLMInterviewer(SessionView):
             kept, omitted = fit_history(system(omitted + 2), history, **budget)  # the note itself costs a few tokens
         return [system(omitted), *kept]
 
-    async def _llm_reply(self, analysis: TurnAnalysis, claims: list[dict]) -> AsyncIterator[Event]:
+    async def _llm_reply(self, analysis: TurnAnalysis, claims: list[dict], answer: str) -> AsyncIterator[Event]:
         session = self.session
-        must_move_on = session.followups_left == 0
-        toolbox = TurnToolbox(session, allow_next_question=not must_move_on)
+        # A turn that only asks about the problem is answered and costs no follow-up (as offline).
+        only_questions = clarification(self.scenario, answer).only_questions
+        must_move_on = session.followups_left == 0 and not only_questions
+        toolbox = TurnToolbox(session, allow_next_question=not (must_move_on or only_questions))
         streamed = _Streamed()
         try:
-            messages = self.first_request(toolbox, analysis, claims, must_move_on)
+            messages = self.first_request(toolbox, analysis, claims, must_move_on, only_questions)
             async for event in self._converse(messages, toolbox, streamed):
                 yield event
             if not streamed.text.strip() and not (must_move_on or toolbox.next_question_requested):
@@ -254,7 +260,7 @@ class LLMInterviewer(SessionView):
                 yield self._keep_partial(streamed, toolbox)
                 notes = []
             yield self._strike(reason, notes, permanent=is_permanent(exc))
-            replies = self.rubric.reply_with_rubric(analysis, claims)
+            replies = self.rubric.reply_with_rubric(analysis, claims, answer)
             async for event in self._offline_until_the_end(replies):
                 yield event
             return
@@ -280,6 +286,9 @@ class LLMInterviewer(SessionView):
             kind = TurnKind.question
         elif advance:
             kind = TurnKind.followup  # the acknowledgement of the last answer, filed under the last step
+        elif only_questions:
+            kind = TurnKind.followup
+            meta["move"] = "clarify"
         else:
             session.count_followup()
             kind = TurnKind.challenge if any(c.get("verdict") == "incorrect" for c in claims) else TurnKind.followup

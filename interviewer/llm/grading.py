@@ -257,6 +257,7 @@ def merge_judgement(
         reveal_model_answer=bool(deterministic.model_answer),
         notices=notices,
         coaching=deterministic.coaching,
+        framing=deterministic.framing,
     )
 
 

@@ -226,6 +226,15 @@ class TurnToolbox:
             lines.append(line)
         return _clip("\n".join(lines))
 
+    def scenario_fact(self, question: str) -> str:
+        """What the scenario says about a candidate's question on the problem (traffic, data, budget, hardware). Answer from it; never invent."""
+        from interviewer.engine.clarify import matching_facts
+
+        facts = matching_facts(self.session.scenario, str(question))
+        if not facts:
+            return "The scenario does not specify this: tell the candidate it is their call, to state an assumption and go on."
+        return _clip("\n".join(f"{fact.topic}: {fact.answer.strip()}" + (" (already in the brief)" if fact.given else "") for fact in facts))
+
     def rubric_coverage(self) -> str:
         """How much of each question the candidate has covered, and questions that would draw out the rest."""
         try:
@@ -261,7 +270,7 @@ class TurnToolbox:
     def tools(self) -> list[BaseTool]:
         from langchain_core.tools import StructuredTool
 
-        functions = [self.search_knowledge, self.check_claims, self.rubric_coverage, self.record_private_note]
+        functions = [self.search_knowledge, self.check_claims, self.scenario_fact, self.rubric_coverage, self.record_private_note]
         if self.allow_next_question:
             functions.append(self.next_question)
         own = [

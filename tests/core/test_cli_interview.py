@@ -116,7 +116,7 @@ def test_grade_json_follows_the_contract(cli, tmp_path):
     result = cli("grade", "--scenario", "train-10b-8gpu", "--answers", str(answers), "--json")
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
-    assert set(payload) == {"scenario", "score", "level", "tiers", "criteria", "claims", "misconceptions", "coaching", "notes"}
+    assert set(payload) == {"scenario", "score", "level", "tiers", "criteria", "claims", "misconceptions", "coaching", "framing", "notes"}
     assert payload["notes"] == {}  # a file of answers has no notes of the candidate
     assert payload["scenario"] == "train-10b-8gpu" and 0 <= payload["score"] <= 100
     assert payload["level"] in {"senior", "mid", "below mid"}

@@ -272,7 +272,7 @@ def test_grade_with_llm_over_http(server):
     server.route(is_grading, grader({"sequential-training": ("met", "an RNN is inherently sequential over time")}))
     card = grade_with_llm(SCENARIO, ANSWERS, make_settings(server), use_embeddings=False)
     assert card.mode == f"llm:{MODEL}"
-    assert set(card.grade_json()) == {"scenario", "score", "level", "tiers", "criteria", "claims", "misconceptions", "coaching", "notes"}
+    assert set(card.grade_json()) == {"scenario", "score", "level", "tiers", "criteria", "claims", "misconceptions", "coaching", "framing", "notes"}
     assert [c["step"] for c in card.grade_json()["coaching"]] == [s.id for s in SCENARIO.steps]  # the rubric scorer's coaching, kept
     request = server.chat_requests[0].body
     # Streamed (a slow server is bounded between chunks), in JSON mode, with a reply cap every server honours.

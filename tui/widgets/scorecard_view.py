@@ -15,7 +15,7 @@ from interviewer.domain import COACHING_LABEL
 from tui.widgets.claim_card import ClaimCard
 
 if TYPE_CHECKING:
-    from interviewer.domain import CriterionResult, Scorecard, StepCoaching
+    from interviewer.domain import CriterionResult, Framing, Scorecard, StepCoaching
 
 STATUS_MARKS = {"met": ("✔", "met", "$success"), "partial": ("◐", "partly met", "$warning"), "missed": ("✘", "missed", "$error")}
 TIER_ORDER = ("must", "good", "bonus")
@@ -154,6 +154,10 @@ class ScorecardView(VerticalScroll):
             yield Label("Misconceptions", classes="section-title")
             yield Static(_bullets([misconception_line(m) for m in card.misconceptions], ""), classes="bullets", id="misconceptions")
 
+        if card.framing.asked or card.framing.never_asked:
+            yield Label("Framing", classes="section-title", id="framing-title")
+            yield Static(framing_content(card.framing), classes="bullets", id="framing")
+
         if card.coaching:
             yield Label(f"Coaching per step ({COACHING_LABEL.lower()})", classes="section-title", id="coaching-title")
             with Vertical(id="coaching"):
@@ -182,6 +186,14 @@ def coaching_content(step: StepCoaching) -> Content:
     lines += [Content.from_markup("  $n. $point", n=str(n), point=point) for n, point in enumerate(step.outline, 1)]
     lines.append(Content.from_markup("  [$text-accent]Tip:[/] $tip", tip=step.tip))
     lines += [Content.from_markup("  [$text-warning]Missing:[/] $item", item=item) for item in step.missing]
+    return Content("\n").join(lines)
+
+
+def framing_content(framing: Framing) -> Content:
+    """The clarifying questions asked (topic and the candidate's words) and the topics never asked."""
+    lines = [Content.from_markup("• You asked about [b]$topic[/b]: “$question”", topic=a.topic, question=a.question) for a in framing.asked]
+    if framing.never_asked:
+        lines.append(Content.from_markup("• [$text-warning]Never asked, but it mattered:[/] $topics", topics=", ".join(framing.never_asked)))
     return Content("\n").join(lines)
 
 

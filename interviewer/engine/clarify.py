@@ -1,0 +1,122 @@
+"""Clarifying questions: what the candidate asks the interviewer about the problem, and the answer.
+
+A strong candidate frames the problem before designing ("what is the peak request rate?", "how much
+data do we have?"). The scenario's ``ask_facts`` hold the answers: facts that are also in the brief
+(``given``) and facts revealed only when asked. This module finds the questions addressed to the
+interviewer in a turn, matches each to the facts it asks about, and writes the reply; the rubric
+policy speaks it, the LLM policy reaches the same matching through its ``scenario_fact`` tool, and
+the scorecard lists what was asked and what mattered but was never asked.
+
+A question is addressed to the interviewer when it is a question sentence (or an indirect one: "I'd
+like to know ...", "can I assume ...") that is not answered by the candidate in the next sentence
+("Why does it matter? Because ..."). In a turn that also answers, only questions that match a fact
+get a reply: a question about the design there is the candidate thinking aloud.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from interviewer.domain import AskedQuestion, Framing
+from interviewer.engine.statements import Act, analyse
+from interviewer.engine.text import compiled, split_sentences
+from rubrics.schema import AskFact, Scenario
+
+_INDIRECT = re.compile(
+    r"\b(?:i'?d\s+(?:like|want|love|need)\s+to\s+(?:know|understand|check|confirm|clarify|ask)|i\s+(?:want|need)\s+to\s+(?:know|understand)"
+    r"|i'?m\s+(?:curious|wondering)|i\s+wonder|wondering|can\s+(?:i|we)\s+assume|may\s+i\s+assume|do\s+we\s+(?:know|have)"
+    r"|could\s+you\s+(?:tell|say|share|clarify|confirm)|can\s+you\s+(?:tell|say|share|clarify|confirm)|tell\s+me|any\s+(?:idea|info\w*|numbers?)\s+(?:on|about)"
+    r"|first\s+(?:question|thing\s+i'?d\s+ask)|quick\s+question|(?:one|a)\s+(?:quick\s+)?clarification|what(?:'s|\s+is)\s+the\b)",
+    re.IGNORECASE,
+)
+"""Questions asked without a question mark: "I'd like to know how much data we have."."""
+
+_SELF_ANSWER = re.compile(
+    r"^\s*(?:because|well[,\s]|simple[:,\s]|the\s+(?:short\s+)?answer|answer\s*:|it'?s\s+because|mostly\s+because|that'?s\s+because|short\s+version)",
+    re.IGNORECASE,
+)
+"""A sentence that answers the question before it: that question was rhetorical."""
+
+_RHETORICAL_START = re.compile(r"^\s*(?:so\s+)?why\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of the turn addressed to the interviewer, and the facts it asks about."""
+
+    text: str
+    facts: tuple[AskFact, ...]
+
+
+@dataclass(frozen=True)
+class Clarification:
+    questions: tuple[Question, ...]
+    """The questions the interviewer answers, in the turn's order."""
+    only_questions: bool
+    """The turn is nothing but questions: there is no answer to grade or follow up yet."""
+
+    @property
+    def facts(self) -> tuple[AskFact, ...]:
+        """The facts asked about, each once, in the order first asked."""
+        return tuple({fact.id: fact for question in self.questions for fact in question.facts}.values())
+
+    def __bool__(self) -> bool:
+        return bool(self.questions)
+
+
+def matching_facts(scenario: Scenario, question: str) -> tuple[AskFact, ...]:
+    """The scenario's facts a question asks about (its cues match the question)."""
+    return tuple(fact for fact in scenario.ask_facts if any(compiled(cue).search(question) for cue in fact.cues))
+
+
+def _is_question(sentence: str) -> bool:
+    return analyse(sentence).act is Act.question or bool(_INDIRECT.search(sentence))
+
+
+def clarification(scenario: Scenario, turn: str) -> Clarification:
+    """The questions of a candidate's turn the interviewer should answer from the scenario."""
+    sentences = split_sentences(turn)
+    asked: list[Question] = []
+    answering = 0
+    for i, sentence in enumerate(sentences):
+        following = sentences[i + 1] if i + 1 < len(sentences) else ""
+        rhetorical = bool(following and (_SELF_ANSWER.match(following) or _RHETORICAL_START.match(sentence)))
+        if not _is_question(sentence) or rhetorical:
+            answering += 1
+            continue
+        asked.append(Question(sentence, matching_facts(scenario, sentence)))
+    only_questions = bool(asked) and answering == 0
+    if not only_questions:
+        asked = [q for q in asked if q.facts]
+    return Clarification(tuple(asked), only_questions)
+
+
+def clarification_reply(clarification: Clarification) -> str:
+    """What the interviewer says to the questions: the facts, then "your call" for the rest."""
+    lines = [f"- **{fact.topic[:1].upper() + fact.topic[1:]}**: {fact.answer.strip()}" for fact in clarification.facts]
+    lines += [
+        f"- On “{_short(q.text)}”: the brief doesn't say, so that's your call. State your assumption and go on with it."
+        for q in clarification.questions
+        if not q.facts
+    ]
+    opener = "Good question." if len(clarification.questions) == 1 else "Good questions."
+    return f"{opener}\n\n" + "\n".join(lines)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split()).rstrip("?")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def framing_of(scenario: Scenario, answers: list[str], *, reveal: bool = True) -> Framing:
+    """The framing the candidate did across their answers (questions matched to the scenario's
+    facts); with ``reveal=False`` (the interview is not over) the never-asked topics are left out,
+    as they name what the candidate should have asked."""
+    asked: dict[str, AskedQuestion] = {}
+    for answer in answers:
+        for question in clarification(scenario, answer).questions:
+            for fact in question.facts:
+                asked.setdefault(fact.id, AskedQuestion(topic=fact.topic, question=question.text))
+    never = [f.topic for f in scenario.ask_facts if f.matters and not f.given and f.id not in asked] if reveal else []
+    return Framing(asked=list(asked.values()), never_asked=never)
