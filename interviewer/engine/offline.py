@@ -182,7 +182,9 @@ class OfflineInterviewer(SessionView):
             return self.session.say(TurnKind.pushback, text, move="anti-pattern", anti_pattern=anti.id, citation=_dump(citation)), False
 
         if can_follow_up:
-            missing = self.session.missing_for_step(step)
+            # A criterion this very answer spoke to (an asserted cue) is not probed: its probe is
+            # written to draw the point out from scratch and would ask again what was just said.
+            missing = [c for c in self.session.missing_for_step(step) if not (c.id in analysis.hits and analysis.hits[c.id].cues)]
             for criterion in missing:
                 probe = criterion.probe if criterion.probe and criterion.probe not in self.state.used_probes else None
                 probe = probe or self._unused(step.probes)
