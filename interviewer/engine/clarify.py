@@ -27,10 +27,18 @@ _INDIRECT = re.compile(
     r"\b(?:i'?d\s+(?:like|want|love|need)\s+to\s+(?:know|understand|check|confirm|clarify|ask)|i\s+(?:want|need)\s+to\s+(?:know|understand)"
     r"|i'?m\s+(?:curious|wondering)|i\s+wonder|wondering|can\s+(?:i|we)\s+assume|may\s+i\s+assume|do\s+we\s+(?:know|have)"
     r"|could\s+you\s+(?:tell|say|share|clarify|confirm)|can\s+you\s+(?:tell|say|share|clarify|confirm)|tell\s+me|any\s+(?:idea|info\w*|numbers?)\s+(?:on|about)"
-    r"|first\s+(?:question|thing\s+i'?d\s+ask)|quick\s+question|(?:one|a)\s+(?:quick\s+)?clarification|what(?:'s|\s+is)\s+the\b)",
+    r"|first\s+(?:question|thing\s+i'?d\s+ask)|quick\s+question|(?:one|a)\s+(?:quick\s+)?clarification)",
     re.IGNORECASE,
 )
 """Questions asked without a question mark: "I'd like to know how much data we have."."""
+
+_BARE_QUESTION = re.compile(
+    r"^\s*(?:so\s+|and\s+|also\s+|ok(?:ay)?[,\s]+)?(?:how\s+(?:much|many|long|big|fast|often|bursty|large|strict|spiky)\b"
+    r"|what(?:'s|\s+is|\s+are|\s+was|\s+were)\b|what\s+\w+(?:\s+\w+)?\s+(?:do|does|did|is|are|should|would|can|will)\b"
+    r"|which\b|(?:is|are)\s+there\b|(?:do|does|did|can|could|should|will|would)\s+(?:we|i|you|the|they|it)\b)",
+    re.IGNORECASE,
+)
+"""A question typed without its question mark ("how bursty is the traffic over a day")."""
 
 _SELF_ANSWER = re.compile(
     r"^\s*(?:because|well[,\s]|simple[:,\s]|the\s+(?:short\s+)?answer|answer\s*:|it'?s\s+because|mostly\s+because|that'?s\s+because|short\s+version)",
@@ -65,13 +73,47 @@ class Clarification:
         return bool(self.questions)
 
 
+_PARTS = re.compile(
+    r",?\s+and\s+(?=(?:how|what|which|when|where|who|is|are|do|does|did|can|could|will|would|should|also)\b)|;|,\s*(?=(?:how|what|which|when|and|also|plus)\b)|\s+(?:also|plus),?\s+",
+    re.IGNORECASE,
+)
+"""Where one question sentence asks the next thing ("what is the peak rate, and how long are prompts?")."""
+
+
 def matching_facts(scenario: Scenario, question: str) -> tuple[AskFact, ...]:
-    """The scenario's facts a question asks about (its cues match the question)."""
-    return tuple(fact for fact in scenario.ask_facts if any(compiled(cue).search(question) for cue in fact.cues))
+    """The scenario's facts a question asks about, in the order the question names them.
+
+    Each part of the question (split where it asks the next thing) is matched on its own. Each
+    fact's longest cue match is its span; where spans overlap the longest (most specific) wins, and
+    a fact revealed only when asked beats a fact of the brief that the same part also names: "is
+    there a budget for the GPUs?" asks about the budget, not about the GPUs."""
+    found: dict[str, AskFact] = {}
+    for part in _PARTS.split(question):
+        for fact in _facts_in(scenario, part):
+            found.setdefault(fact.id, fact)
+    return tuple(found.values())
+
+
+def _facts_in(scenario: Scenario, part: str) -> list[AskFact]:
+    spans: list[tuple[int, int, AskFact]] = []
+    for fact in scenario.ask_facts:
+        matches = [m for cue in fact.cues if (m := compiled(cue).search(part))]
+        if matches:
+            best = max(matches, key=lambda m: m.end() - m.start())
+            spans.append((best.start(), best.end(), fact))
+    if any(not fact.given for _, _, fact in spans):
+        spans = [span for span in spans if not span[2].given]
+    kept: list[tuple[int, int, AskFact]] = []
+    for start, end, fact in sorted(spans, key=lambda s: s[0] - s[1]):
+        if all(end <= s or start >= e for s, e, _ in kept):
+            kept.append((start, end, fact))
+    return [fact for _, _, fact in sorted(kept, key=lambda s: s[0])]
 
 
 def _is_question(sentence: str) -> bool:
-    return analyse(sentence).act is Act.question or bool(_INDIRECT.search(sentence))
+    if analyse(sentence).act is Act.question or _INDIRECT.search(sentence):
+        return True
+    return len(sentence.split()) <= 20 and bool(_BARE_QUESTION.match(sentence)) and not re.search(r"[:=]", sentence)
 
 
 def clarification(scenario: Scenario, turn: str) -> Clarification:
