@@ -34,7 +34,7 @@ _INDIRECT = re.compile(
 
 _BARE_QUESTION = re.compile(
     r"^\s*(?:so\s+|and\s+|also\s+|ok(?:ay)?[,\s]+)?(?:how\s+(?:much|many|long|big|fast|often|bursty|large|strict|spiky)\b"
-    r"|what(?:'s|\s+is|\s+are|\s+was|\s+were)\b|what\s+\w+(?:\s+\w+)?\s+(?:do|does|did|is|are|should|would|can|will)\b"
+    r"|what(?:'s|s|\s+is|\s+are|\s+was|\s+were)\b|what\s+\w+(?:\s+\w+)?\s+(?:do|does|did|is|are|should|would|can|will)\b"
     r"|which\b|(?:is|are)\s+there\b|(?:do|does|did|can|could|should|will|would)\s+(?:we|i|you|the|they|it)\b)",
     re.IGNORECASE,
 )
@@ -46,7 +46,15 @@ _SELF_ANSWER = re.compile(
 )
 """A sentence that answers the question before it: that question was rhetorical."""
 
-_RHETORICAL_START = re.compile(r"^\s*(?:so\s+)?why\b", re.IGNORECASE)
+_RHETORICAL_START = re.compile(r"^\s*(?:(?:so\s+)?why\b|so\s+(?:what|where|how|which|when)\b)", re.IGNORECASE)
+"""Questions a candidate asks to answer them next ("So where do you look when p99 degrades? Start by ...")."""
+_CHECK_IN = re.compile(
+    r"\b(?:(?:does|did)\s+(?:that|this)\s+(?:make\s+sense|sound\s+(?:right|good|ok(?:ay)?|reasonable)|answer)|make\s+sense\?|any\s+(?:thoughts|questions)"
+    r"|sounds?\s+(?:good|right|ok(?:ay)?)\?|shall\s+i\s+(?:go\s+on|continue)|is\s+that\s+(?:what\s+you\s+(?:meant|wanted)|ok(?:ay)?|enough))",
+    re.IGNORECASE,
+)
+"""A check-in that ends an answer ("Does that make sense?"), not a question about the problem."""
+_AFTER_QUESTION_MARK = re.compile(r"(?<=\?)\s+")
 
 
 @dataclass(frozen=True)
@@ -118,7 +126,7 @@ def _is_question(sentence: str) -> bool:
 
 def clarification(scenario: Scenario, turn: str) -> Clarification:
     """The questions of a candidate's turn the interviewer should answer from the scenario."""
-    sentences = split_sentences(turn)
+    sentences = [part for sentence in split_sentences(turn) for part in _AFTER_QUESTION_MARK.split(sentence) if part.strip()]
     asked: list[Question] = []
     answering = 0
     for i, sentence in enumerate(sentences):
@@ -130,13 +138,19 @@ def clarification(scenario: Scenario, turn: str) -> Clarification:
         asked.append(Question(sentence, matching_facts(scenario, sentence)))
     only_questions = bool(asked) and answering == 0
     if not only_questions:
-        asked = [q for q in asked if q.facts]
+        # In a turn that also answers, a question no fact matches is the candidate thinking aloud,
+        # unless it ends the turn: then it is put to the interviewer ("... do we know?").
+        last = asked[-1].text if asked and asked[-1].text == sentences[-1] and not _CHECK_IN.search(sentences[-1]) else None
+        asked = [q for q in asked if q.facts or q.text == last]
     return Clarification(tuple(asked), only_questions)
 
 
 def clarification_reply(clarification: Clarification) -> str:
     """What the interviewer says to the questions: the facts, then "your call" for the rest."""
     lines = [f"- **{fact.topic[:1].upper() + fact.topic[1:]}**: {fact.answer.strip()}" for fact in clarification.facts]
+    if any(q.facts and all(f.given for f in q.facts) for q in clarification.questions):
+        # A question that only reached facts of the brief may have asked for more than they hold.
+        lines.append("- Anything beyond what the brief says is your call: state your assumption and go on with it.")
     lines += [
         f"- On “{_short(q.text)}”: the brief doesn't say, so that's your call. State your assumption and go on with it."
         for q in clarification.questions
