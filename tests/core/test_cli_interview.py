@@ -214,3 +214,17 @@ def test_export_escapes_candidate_markdown_and_html():
     assert "<script>" not in report and "](javascript" not in report and "![x](" not in report
     assert "\n# Owned" not in report
     assert "&lt;script&gt;" in report
+
+
+def test_plain_interview_answers_a_clarifying_question_then_asks_again():
+    from rubrics.loader import get_scenario
+
+    scenario = get_scenario("realtime-translation").scenario
+    budget = next(f for f in scenario.ask_facts if f.id == "serving-budget")
+    result = run_cli("interview", "--scenario", "realtime-translation", stdin="What's our serving budget per month?\n/end\n")
+    assert result.returncode == 0, result.stderr
+    out = " ".join(result.stdout.split())
+    assert " ".join(budget.answer.split()) in out
+    assert f"Back to the question: {' '.join(scenario.steps[0].question.split())}" in out
+    assert "[?] you asked about serving budget: “What's our serving budget per month?”" in out
+    assert "[?] never asked, but it mattered:" in out

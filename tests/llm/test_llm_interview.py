@@ -227,3 +227,39 @@ async def test_search_tool_uses_the_real_knowledge_index(server, settings, store
     message = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
     result = message.meta["tool_calls"][0]["result"]
     assert "[kv-cache#" in result
+
+
+@pytest.mark.parametrize(
+    ("scenario_id", "question", "fact_id"),
+    [
+        ("serve-2b-p99", "Is there a budget for the GPUs?", "serving-budget"),
+        ("train-10b-8gpu", "What's the actual deadline? Is a few weeks a hard limit?", "deadline"),
+    ],
+)
+async def test_a_clarifying_question_is_answered_through_the_scenario_fact_tool(server, settings, store, scenario_id, question, fact_id):
+    agent = start_interview(scenario_id, settings=settings, store=store, mode="llm")
+    fact = next(f for f in agent.scenario.ask_facts if f.id == fact_id)
+    server.enqueue(
+        ScriptedReply(tool_calls=[tool_call("scenario_fact", question=question)]),
+        ScriptedReply(content=f"{fact.answer} Now, back to the question."),
+    )
+    await collect(agent.start())
+    events = await collect(agent.respond(question))
+    message = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
+    call = message.meta["tool_calls"][0]
+    assert call["name"] == "scenario_fact" and " ".join(fact.answer.split())[:200] in call["result"]
+    assert message.meta["move"] == "clarify" and fact.answer in message.text
+    assert agent.step_index == 0 and agent.session.state.followups == 0  # asking costs no follow-up
+    first = server.chat_requests[0].body
+    assert "only asks about the problem" in first["messages"][0]["content"]
+    offered = {t["function"]["name"] for t in first["tools"]}
+    assert "scenario_fact" in offered and "next_question" not in offered
+
+
+async def test_the_scenario_fact_tool_says_when_the_scenario_does_not_specify(server, settings, store):
+    from interviewer.llm.tools import TurnToolbox
+
+    agent = start_interview("train-10b-8gpu", settings=settings, store=store, mode="llm")
+    toolbox = TurnToolbox(agent.session)
+    assert "does not specify" in toolbox.scenario_fact("Which cloud provider are we on?")
+    assert "already in the brief" in toolbox.scenario_fact("How many tokens of data do we have?")
