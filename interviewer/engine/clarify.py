@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from interviewer.domain import AskedQuestion, Framing
+from interviewer.engine.evidence import content_stems
 from interviewer.engine.statements import Act, analyse
 from interviewer.engine.text import compiled, split_sentences
 from rubrics.schema import AskFact, Scenario
@@ -115,7 +116,14 @@ def _facts_in(scenario: Scenario, part: str) -> list[AskFact]:
     for start, end, fact in sorted(spans, key=lambda s: s[0] - s[1]):
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, fact))
-    return [fact for _, _, fact in sorted(kept, key=lambda s: s[0])]
+    found = [fact for _, _, fact in sorted(kept, key=lambda s: s[0])]
+    # A question that names every content word of a fact's topic ("what about the length of the
+    # run?") asks about it, whatever its cues say.
+    words = content_stems(part)
+    found += [f for f in scenario.ask_facts if f not in found and len(topic := content_stems(f.topic)) >= 2 and topic <= words]
+    if any(not fact.given for fact in found):
+        found = [fact for fact in found if not fact.given]
+    return found
 
 
 def _is_question(sentence: str) -> bool:
