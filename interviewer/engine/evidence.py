@@ -421,6 +421,11 @@ class EvidenceFinder:
             statement = replace(statement, form=Form.mention)
         clean_assertion = statement.act in (Act.assertion, Act.hedge) and statement.form is Form.explained and not has_negation(sentence)
         stems = content_stems(sentence) if clean_assertion else frozenset()
+        # A negation that belongs to another criterion's own cue ("bf16 doesn't need loss scaling")
+        # asserts that criterion; it does not reject what the negated words name elsewhere.
+        owned_negation = any(
+            carries_negation(m.group()) for c in self.scenario.criteria for p in c.evidence if (m := compiled(p).search(sentence))
+        )
         for criterion in self.scenario.criteria:
             shared = stems & _description_stems(criterion.description)
             if shared:
@@ -447,7 +452,7 @@ class EvidenceFinder:
                 if not asks_count and not carries_negation(match.group()):
                     negated = statement.negated_at(match.start(), match.end())
                     if negated != _negative_in_rubric(criterion.description, pattern):
-                        if negated and sentence not in hit.rejected:
+                        if negated and not owned_negation and sentence not in hit.rejected:
                             hit.rejected.append(sentence)
                         continue  # unnegated where the rubric negates: not evidence, but no rejection either
                 table.setdefault(pattern, []).append(sentence)

@@ -141,3 +141,16 @@ def test_distilbert_as_the_translator_is_a_misconception_that_cancels_the_model_
     statuses = {c.id: c.status.value for c in card.criteria}
     assert statuses["encoder-decoder"] != "met" and statuses["distillation"] != "met"
     assert card.level != "senior"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Loss scaling multiplies the loss by S before backward so small fp16 gradients do not underflow, and you divide the gradients by S before clipping. bf16 doesn't need loss scaling because it has fp32's exponent range.",
+        "Multiply the loss by a scale S so tiny fp16 gradients shift into range, then unscale them before the optimizer step. With bf16 you don't need any loss scaling.",
+    ],
+)
+def test_a_negation_owned_by_another_criterion_does_not_reject_this_one(answer):
+    """'bf16 doesn't need loss scaling' asserts bf16-no-scaling; it does not reject fp16 loss scaling."""
+    assert status("mixed-precision-failures", [answer], "bf16-no-scaling").status.value != "missed"
+    assert status("mixed-precision-failures", [answer], "loss-scaling").status.value == "met"
