@@ -709,7 +709,7 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: 
         convention = _label_join_all(chosen.label, reading.label)
         computed_text = _show(chosen.value, unit, binary, per_token)
         via = f" using {convention}" if convention else ""
-        explanation = f"You said {said}{ev.said_suffix}; I get {computed_text}{via}: {chosen.summary}."
+        explanation = f"You said {said}{ev.said_suffix}; I get {computed_text}{via}. {_as_sentence(chosen.summary)}"
         computed = chosen.value
         working.append(f"matches within {mention.tolerance:.0%}" if mention.direction == "approx" else f"consistent with '{said}'")
     else:
@@ -730,7 +730,7 @@ def _verdict(ev: Evaluation, mention: Mention, said: str, base: dict, resolver: 
                 verdict_text = "so your upper bound is too low"
             else:
                 verdict_text = f"so yours is {ratio}"
-            explanation = f"You said {said}{ev.said_suffix}; I get {computed_text}, {verdict_text}: {chosen.summary}."
+            explanation = f"You said {said}{ev.said_suffix}; I get {computed_text}, {verdict_text}. {_as_sentence(chosen.summary)}"
             others = [c for c in real[1:] if c.label and abs(c.value - computed) > 1e-9 * max(abs(computed), 1)]
             if others:
                 shown = "; ".join(f"{c.label}: {_show(c.value, unit, binary, per_token)}" for c in others[:2])
@@ -854,7 +854,14 @@ def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
 
 def _label_join_all(*labels: str | None) -> str | None:
     parts = [label for label in labels if label]
-    return "; ".join(parts) if parts else None
+    return " and ".join(parts) if parts else None
+
+
+def _as_sentence(summary: str) -> str:
+    """A calculator's summary ("ZeRO-2 over 8 GPUs, ...") as a sentence of its own, so that an
+    explanation reads "I get 40 GB. ZeRO-2 over 8 GPUs, ..." and not as one run-on clause."""
+    summary = summary.strip().rstrip(".")
+    return f"{summary[:1].upper()}{summary[1:]}." if summary else ""
 
 
 def _plain(inputs: dict) -> dict:

@@ -30,7 +30,7 @@ def test_adam_mixed_precision_10b_is_160_gb() -> None:
     assert check.calculator == "model-states"
     assert check.inputs["params"] == 10e9
     assert check.convention is None
-    assert check.explanation.startswith("You said 160 GB; I get 160 GB: 16 bytes/param")
+    assert check.explanation.startswith("You said 160 GB; I get 160 GB. 16 bytes/param")
     assert any("2Ψ" in line or "bytes/param" in line for line in check.working)
 
 
