@@ -49,6 +49,8 @@ def dataset() -> tuple[list[list[float]], list[int], list[str], str]:
         for answer_set in data["sets"]:
             hits, _claims, misconceptions = collect_evidence(scenario, [a or "" for a in answer_set["answers"]])
             for criterion in scenario.criteria:
+                if criterion.asks_about:
+                    continue  # framing criteria are judged by the facts asked about, never by the model
                 hit = hits.get(criterion.id) or CriterionHit(criterion.id)
                 against = [m for m in misconceptions if criterion.id in m.get("contradicts", [])]
                 rule, _, _ = rubric_rule(criterion, hit, against)

@@ -146,13 +146,21 @@ class Criterion(StrictModel):
     """Knowledge note ids (``knowledge/notes/<id>.md``) to read when this is missed."""
     probe: str | None = None
     """A follow-up question that targets exactly this criterion."""
+    asks_about: list[str] = Field(default_factory=list)
+    """Framing: ids of the scenario's ``ask_facts``. A question (or a stated intent to ask) that
+    reaches one of them is a cue, so the criterion is met by asking about ``min_cues`` of them and
+    partly met by one. Needs ``requires: [question]``."""
 
     _cues = field_validator("evidence")(classmethod(lambda cls, v: _check_patterns(v)))
 
     @model_validator(mode="after")
     def _has_evidence(self) -> Criterion:
-        if not self.evidence and "number" not in self.requires:
-            raise ValueError("evidence: needs at least one cue (or requires: [number], matched by the description's quantities)")
+        if not self.evidence and not self.asks_about and "number" not in self.requires:
+            raise ValueError(
+                "evidence: needs at least one cue (or requires: [number], matched by the description's quantities, or asks_about)"
+            )
+        if self.asks_about and "question" not in self.requires:
+            raise ValueError("asks_about: the criterion must require a question (requires: [question])")
         return self
 
 
@@ -231,7 +239,11 @@ class Scenario(StrictModel):
                 unknown = [cid for cid in item.contradicts if cid not in criterion_ids]
                 if unknown:
                     raise ValueError(f"{label}: {item.id}: contradicts unknown criteria {unknown}")
+        fact_ids = {fact.id for fact in self.ask_facts}
         for criterion in self.criteria:
+            unknown = [fid for fid in criterion.asks_about if fid not in fact_ids]
+            if unknown:
+                raise ValueError(f"criteria: {criterion.id}: asks_about unknown ask_facts {unknown}")
             if criterion.step is not None and criterion.step not in step_ids:
                 raise ValueError(f"criteria: {criterion.id}: step {criterion.step!r} is not one of {sorted(step_ids)}")
         tiers = {criterion.tier for criterion in self.criteria}

@@ -19,9 +19,8 @@ import re
 from dataclasses import dataclass
 
 from interviewer.domain import AskedQuestion, Framing
-from interviewer.engine.evidence import content_stems
 from interviewer.engine.statements import Act, analyse
-from interviewer.engine.text import compiled, split_sentences
+from interviewer.engine.text import compiled, content_stems, split_sentences
 from rubrics.schema import AskFact, Scenario
 
 _INDIRECT = re.compile(
@@ -126,7 +125,9 @@ def _facts_in(scenario: Scenario, part: str) -> list[AskFact]:
     return found
 
 
-def _is_question(sentence: str) -> bool:
+def is_question(sentence: str) -> bool:
+    """A question to the interviewer: a question sentence, an indirect one ("I'd like to know ..."),
+    or one typed without its question mark."""
     if analyse(sentence).act is Act.question or _INDIRECT.search(sentence):
         return True
     return len(sentence.split()) <= 20 and bool(_BARE_QUESTION.match(sentence)) and not re.search(r"[:=]", sentence)
@@ -140,7 +141,7 @@ def clarification(scenario: Scenario, turn: str) -> Clarification:
     for i, sentence in enumerate(sentences):
         following = sentences[i + 1] if i + 1 < len(sentences) else ""
         rhetorical = bool(following and (_SELF_ANSWER.match(following) or _RHETORICAL_START.match(sentence)))
-        if not _is_question(sentence) or rhetorical:
+        if not is_question(sentence) or rhetorical:
             answering += 1
             continue
         asked.append(Question(sentence, matching_facts(scenario, sentence)))

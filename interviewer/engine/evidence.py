@@ -23,11 +23,11 @@ A sentence said twice counts once.
 from __future__ import annotations
 
 import math
-import re
 import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from interviewer.engine.clarify import is_question, matching_facts
 from interviewer.engine.statements import (
     Act,
     Form,
@@ -39,7 +39,7 @@ from interviewer.engine.statements import (
     is_bare_fact,
     tightly_negated,
 )
-from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, split_sentences
+from interviewer.engine.text import MAX_ANALYSED_CHARS, clean, compiled, content_stems, split_sentences
 from rubrics.schema import Criterion, Scenario
 
 SEMANTIC_PARTIAL = 0.62
@@ -59,17 +59,6 @@ VALUE_TOLERANCE = 0.10
 
 _VALUE_DIMS = frozenset({"bytes", "seconds", "s_per_token", "FLOPs", "flops?", "FLOP/s", "bytes/s", "tokens", "parameters",
                          "fraction", "bytes_per_param", "tokens_per_param", "tokens_per_s", "req_per_s"})
-
-
-_STOP = frozenset(
-    "the a an of to in on for and or with by is are be that this it as at from its their than into per each so which when how "
-    "what why can not no more less about over under only also both all any".split()
-)
-
-
-def content_stems(text: str) -> frozenset[str]:
-    """Content words of a text, cut to five letters so that plurals and tenses meet ("shards", "sharded")."""
-    return frozenset(word[:5] for word in re.findall(r"[a-z][a-z0-9-]{2,}", text.lower()) if word not in _STOP)
 
 
 _GENERIC_STEMS = content_stems("gb gib mb mib kb tb bytes byte ms seconds second days hours tokens token flops params parameters "
@@ -432,14 +421,18 @@ class EvidenceFinder:
                 hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))
                 for stem in shared:
                     hit.covered.setdefault(stem, []).append(sentence)
-            asks_count = criterion.id in self._asks and statement.asks
+            asks_count = criterion.id in self._asks and (statement.asks or is_question(sentence))
             if statement.act is Act.question and not asks_count:
                 continue
             matches = [(p, m) for p in criterion.evidence if (m := compiled(p).search(sentence))]
             values = _value_cues(sentence, statement.negated_at, criterion_figures(self.scenario, criterion))
-            if not matches and not values:
+            framing = bool(criterion.asks_about) and (statement.asks or is_question(sentence))
+            asked = [f"asked: {f.id}" for f in matching_facts(self.scenario, sentence) if f.id in criterion.asks_about] if framing else []
+            if not matches and not values and not asked:
                 continue
             hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))
+            for cue in asked:  # framing: each fact asked about is one cue
+                hit.evidence.setdefault(cue, []).append(sentence)
             if asks_count:
                 table = hit.evidence
             elif statement.form is Form.mention:

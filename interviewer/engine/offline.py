@@ -17,10 +17,10 @@ from typing import Any
 from interviewer.claims.checker import asks_which_quantity
 from interviewer.domain import Citation, Scorecard, TurnKind
 from interviewer.engine.clarify import clarification, clarification_reply
-from interviewer.engine.evidence import TurnAnalysis, content_stems
+from interviewer.engine.evidence import TurnAnalysis
 from interviewer.engine.export import escape_markdown
 from interviewer.engine.session import InterviewSession, SessionView
-from interviewer.engine.text import clean, quote
+from interviewer.engine.text import clean, content_stems, quote
 from interviewer.events import (
     Event,
     HintGiven,

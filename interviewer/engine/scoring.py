@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from interviewer.claims.units import BASE_UNIT
 from interviewer.domain import CriterionResult, Framing, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
-from interviewer.engine.clarify import framing_of
+from interviewer.engine.clarify import framing_of, is_question
 from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.statements import analyse
@@ -71,14 +71,15 @@ def rubric_rule(criterion: Criterion, hit: CriterionHit, contradicted_by: list[d
     """The evidence-only verdict from counted cues: status, rationale, quotes."""
     cue_count = len(hit.cues)
     evidence = [quote(q) for q in hit.quotes[:MAX_QUOTES]]
-    asked = "question" not in criterion.requires or any(analyse(q).asks for q in hit.quotes)
+    asked = "question" not in criterion.requires or any(analyse(q).asks or is_question(q) for q in hit.quotes)
     numbered = "number" not in criterion.requires or any(cue.startswith("= ") for cue in hit.cues)
+    counted = "open facts asked about" if criterion.asks_about else "evidence cues asserted"
     if cue_count >= criterion.min_cues and asked and numbered:
         status = Status.met
-        rationale = f"{cue_count} asserted evidence cue(s) (needs {criterion.min_cues})."
+        rationale = f"{cue_count} {counted} (needs {criterion.min_cues})."
     elif cue_count > 0:
         status = Status.partial
-        rationale = (f"{cue_count} of {criterion.min_cues} evidence cues asserted." if cue_count < criterion.min_cues
+        rationale = (f"{cue_count} of {criterion.min_cues} {counted}." if cue_count < criterion.min_cues
                      else "Asserted, but without the number it asks for." if not numbered
                      else "Stated, but not asked about the problem.")
     elif hit.hedged:
@@ -127,7 +128,7 @@ def judge_criterion(scenario: Scenario, criterion: Criterion, hit: CriterionHit 
     hit = hit or CriterionHit(criterion.id)
     contradicted_by = contradicted_by or []
     status, rationale, evidence = rubric_rule(criterion, hit, contradicted_by)
-    if calibrated:
+    if calibrated and not criterion.asks_about:  # the learned judge has never seen a framing criterion
         status, rationale, evidence = _calibrated(scenario, criterion, hit, status, rationale, evidence, bool(contradicted_by))
     score = _SCORE[status]
     about = claims_about(scenario, criterion, claims)

@@ -40,6 +40,17 @@ def split_sentences(text: str) -> list[str]:
     return pieces
 
 
+_STOP = frozenset(
+    "the a an of to in on for and or with by is are be that this it as at from its their than into per each so which when how "
+    "what why can not no more less about over under only also both all any".split()
+)
+
+
+def content_stems(text: str) -> frozenset[str]:
+    """Content words of a text, cut to five letters so that plurals and tenses meet ("shards", "sharded")."""
+    return frozenset(word[:5] for word in re.findall(r"[a-z][a-z0-9-]{2,}", text.lower()) if word not in _STOP)
+
+
 _INJECTION_PATTERNS = [
     r"\bignore\b.{0,40}\b(rubric|instructions?|previous|above|criteria|grading|prompt|rules)\b",
     r"\bdisregard\b.{0,40}\b(rubric|instructions?|previous|above|criteria|grading|rules)\b",

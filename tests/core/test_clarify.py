@@ -190,3 +190,29 @@ async def test_never_asked_topics_appear_only_once_the_interview_is_over(store):
     events = await collect(agent.end())
     card = next(e.scorecard for e in events if isinstance(e, ev.ScoreReady))
     assert "serving budget" in card.framing.never_asked
+
+
+@pytest.mark.parametrize(
+    ("answers", "expected"),
+    [
+        (["Before I design anything: what does the 100 ms cover, and is there a serving budget?"], "met"),
+        (["I'd like to know how bursty the traffic is.", "Decode is memory-bound."], "partial"),
+        (["Decode is memory-bound: each token reads the 4 GB of weights."], "missed"),
+        # Naming the topics without asking is not framing.
+        (["The 100 ms covers time to first token, traffic is bursty and the budget is tight."], "missed"),
+    ],
+)
+def test_the_framing_criterion_is_met_by_asking_about_the_open_facts(answers, expected):
+    card = grade_answers(scenario("serve-2b-p99"), answers, use_embeddings=False)
+    framing = next(c for c in card.criteria if c.id == "frames-the-problem")
+    assert framing.status.value == expected
+    if expected != "missed":
+        assert framing.evidence[0] == answers[0]
+
+
+def test_every_design_scenario_credits_framing():
+    for s in load_scenarios():
+        framing = [c for c in s.criteria if c.asks_about]
+        assert (len(framing) == 1) == (s.kind.value == "design"), s.id
+        if framing:
+            assert set(framing[0].asks_about) <= {f.id for f in s.ask_facts if not f.given}

@@ -46,7 +46,7 @@ def test_every_shipped_file_is_valid_and_complete(file_name):
     notes = known_note_ids()
     for criterion in scenario.criteria:
         # Something to judge by: cues, or quantities in the description matched by value.
-        assert criterion.evidence or criterion_quantities(scenario, criterion), criterion.id
+        assert criterion.evidence or criterion.asks_about or criterion_quantities(scenario, criterion), criterion.id
         assert set(criterion.notes) <= notes, criterion.id
     for tier in Tier:
         assert scenario.criteria_for(tier), f"{scenario.id} has no {tier} criteria"
@@ -103,6 +103,10 @@ def _validate(path: Path):
         (lambda d: d["steps"][0].pop("title"), "steps[0].title", "Field required"),
         (lambda d: d["criteria"].append(dict(d["criteria"][0])), "(top level)", "duplicate id"),
         (lambda d: d["criteria"][0].update(step="nowhere"), "(top level)", "step 'nowhere'"),
+        (lambda d: d["criteria"][0].update(requires=["question"], asks_about=["no-such-fact"]), "(top level)", "asks_about unknown ask_facts"),
+        (lambda d: d["criteria"][0].update(asks_about=["sequence-length"]), "criteria[0]", "must require a question"),
+        (lambda d: d["ask_facts"][0].update(cues=["(unclosed"]), "ask_facts[0].cues", "not a valid regular expression"),
+        (lambda d: d["ask_facts"].append(dict(d["ask_facts"][0])), "(top level)", "ask_facts: duplicate id"),
     ],
 )
 def test_broken_rubric_names_file_and_field(tmp_path, mutate, field, message):
@@ -165,7 +169,7 @@ def test_no_cue_is_a_literal_number_and_every_criterion_says_what_it_requires(fi
     raw = yaml.safe_load(dict(shipped_scenario_files())[file_name])
     for criterion in raw["criteria"]:
         assert "requires" in criterion, criterion["id"]
-        for cue in criterion["evidence"]:
+        for cue in criterion.get("evidence", []):
             alternatives = re.split(r"\|(?![^(]*\))", cue)
             assert not all(_LITERAL_NUMBER.match(a.strip()) for a in alternatives), (criterion["id"], cue)
 
