@@ -251,3 +251,40 @@ async def test_a_resumed_interview_has_its_notes(store):
     resumed = resume_interview(agent.interview_id, settings=Settings(), store=store)
     assert resumed.note() == "ask about the KV cache"
     assert resumed.notes() == {agent.scenario.steps[0].id: "ask about the KV cache"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'd keep the paper's learning rate and use the biggest batch that fits.",
+        "Use the largest batch that fits in memory and keep the learning rate from the paper.",
+        "I'll just use the biggest micro-batch that fits and the same learning rate as the reference run.",
+    ],
+)
+async def test_keeping_the_papers_learning_rate_with_the_biggest_batch_is_pushed_back(store, answer):
+    agent = cue_agent(store, "train-10b-8gpu")
+    await collect(agent.start())
+    while agent.current_step.id != "batch-data":
+        await collect(agent.skip())
+    reply = replies(await collect(agent.respond(answer)))[-1]
+    assert reply.kind is TurnKind.pushback and reply.meta["move"] == "wrong-answer"
+
+
+async def test_bf16_also_needing_loss_scaling_is_pushed_back(store):
+    agent = cue_agent(store, "mixed-precision-failures")
+    await collect(agent.start())
+    await collect(agent.skip())
+    reply = replies(await collect(agent.respond("bf16 also needs loss scaling, same as fp16.")))[-1]
+    assert reply.kind is TurnKind.pushback and reply.meta["anti_pattern"] == "bf16-needs-loss-scaling"
+
+
+async def test_a_follow_up_never_asks_for_what_the_answer_just_explained(store):
+    agent = cue_agent(store, "mixed-precision-failures")
+    await collect(agent.start())
+    await collect(agent.skip())
+    answer = ("Loss scaling multiplies the loss by S before backward so small fp16 gradients do not underflow, "
+              "and the gradients are divided by S again before clipping. With bf16 you don't need any loss scaling.")
+    reply = replies(await collect(agent.respond(answer)))[-1]
+    scenario = agent.scenario
+    answered = {c.probe for c in scenario.criteria if c.id in ("loss-scaling", "bf16-no-scaling")}
+    assert not any(probe in reply.text for probe in answered)
