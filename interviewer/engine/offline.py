@@ -29,7 +29,7 @@ from interviewer.events import (
     Notice,
     ScoreReady,
 )
-from rubrics.schema import Scenario
+from rubrics.schema import Criterion, Scenario, Step
 
 _ACKS = ("Thanks.", "OK.", "Understood.", "Noted.", "Right.")
 
@@ -187,7 +187,7 @@ class OfflineInterviewer(SessionView):
             missing = [c for c in self.session.missing_for_step(step) if not (c.id in analysis.hits and analysis.hits[c.id].cues)]
             for criterion in missing:
                 probe = criterion.probe if criterion.probe and criterion.probe not in self.state.used_probes else None
-                probe = probe or self._unused(step.probes)
+                probe = probe or self._step_probe_for(step, criterion, analysis)
                 if probe is None:
                     break
                 self.state.used_probes.append(probe)
@@ -197,6 +197,25 @@ class OfflineInterviewer(SessionView):
                 return self.session.say(TurnKind.followup, text, move="probe", criterion=criterion.id, citation=_dump(citation)), False
 
         return self._advance(prefix), True
+
+    def _step_probe_for(self, step: Step, criterion: Criterion, analysis: TurnAnalysis) -> str | None:
+        """The step's unused probe closest to a criterion that has no probe of its own, leaving out
+        probes closer to a criterion already met or just spoken to: those would ask again."""
+        covered = [c for c in self.scenario.criteria if c.step == step.id and c.id != criterion.id
+                   and (self.session.criterion_met(c) or (c.id in analysis.hits and analysis.hits[c.id].cues))]
+        target = content_stems(criterion.description)
+
+        def asks_again(probe: str) -> bool:
+            # Step probes often paraphrase a criterion's own probe ("from which event to which
+            # event would you measure?"): half their content words shared is the same question.
+            words = content_stems(probe)
+            return any(
+                len(words & content_stems(c.description)) > len(words & target)
+                or (c.probe and len(words & content_stems(c.probe)) >= max(2, len(words) // 2))
+                for c in covered
+            )
+
+        return self._unused([p for p in step.probes if not asks_again(p)], about=criterion.description)
 
     def _unused(self, probes: list[str], *, about: str = "") -> str | None:
         """The first probe not used yet; with ``about`` (the candidate's sentence), the unused probe

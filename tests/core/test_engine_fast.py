@@ -288,3 +288,18 @@ async def test_a_follow_up_never_asks_for_what_the_answer_just_explained(store):
     scenario = agent.scenario
     answered = {c.probe for c in scenario.criteria if c.id in ("loss-scaling", "bf16-no-scaling")}
     assert not any(probe in reply.text for probe in answered)
+
+
+async def test_a_step_probe_that_paraphrases_an_answered_criterion_is_not_asked(store):
+    """Seen in a tmux run: after an answer that set the SLOs at the gateway and timed a full reply, the
+    interviewer asked "from which event to which event would you measure?" (a step probe paraphrasing
+    the met latency-scope criterion's own probe) for a criterion with no probe of its own."""
+    agent = cue_agent(store, "serve-2b-p99")
+    await collect(agent.start())
+    answer = ("The 100 ms can't be the whole reply: decode is memory-bound, each token reads the 4 GB of bf16 weights, so on an "
+              "A100-40GB at 1555 GB/s that's at least 2.6 ms per token and a 150-token reply takes about 0.4 s. I'd ask the PM "
+              "whether they mean time to first token, and propose two SLOs: p99 TTFT under 100 ms and p99 time per output token "
+              "under 30 ms, measured at the gateway with streaming.")
+    reply = replies(await collect(agent.respond(answer)))[-1]
+    step = agent.scenario.steps[0]
+    assert step.probes[0] not in reply.text and step.probes[1] not in reply.text
