@@ -540,6 +540,11 @@ def asks_which_quantity(claim: dict) -> bool:
     the checker had to assume (see ``_other_scope`` and ``doubts_about``): the interviewer asks which
     was meant, as a careful human would, instead of saying it is wrong or letting it pass."""
     working = claim.get("working") or []
+    doubts = [line for line in working if line.startswith(NOT_JUDGED)]
+    if doubts and all(line.startswith(f"{NOT_JUDGED}your own arithmetic") for line in doubts):
+        # The candidate's written arithmetic gives their number; only the checker's reading of its
+        # inputs differs ("2 × 2e9 × 500 = 2e12 FLOPs" read with a 2,048-token context): nothing to ask.
+        return False
     return claim.get("verdict") == "unverifiable" and bool(working) and (OUTSIDE_SCOPE in working[0] or working[0].startswith(NOT_JUDGED))
 
 

@@ -654,7 +654,12 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
     if dim in ("FLOPs", "flops?"):
         if _PER_COEFFICIENT.match(parsed.masked[mention.end:mention.end + 40]) or mention.value < 1000:
             return None  # "2 FLOPs per weight per token", "each weight does a multiply and an add, 2 FLOPs": a coefficient, not a total
-        is_rate_like = dim == "flops?" and mention.value < 1e18 and has_gpu
+        # "FLOPs" may be a count or a sloppy rate; in a sentence that spells a rate "/s" elsewhere
+        # ("2e12 FLOPs, so 6.4 ms at 312 TFLOP/s") or that works it out ("2 × 2e9 × 500 = 2e12
+        # FLOPs") it is a count.
+        worked_out = bool(_RESULT_BEFORE.search(parsed.masked[max(0, mention.start - 6):mention.start])) and bool(
+            re.search(r"[×*·x]\s*[\d.]", parsed.masked[max(0, mention.start - 40):mention.start]))
+        is_rate_like = dim == "flops?" and mention.value < 1e18 and has_gpu and not worked_out and not _others(parsed, mention, "FLOP/s")
         if _cue_in("attention-flops", clause_text) and not _cue_in("train-flops", clause_text):
             return "attention-flops"
         names = [name for name in ("chinchilla", "forward-flops", "train-flops") if _cue_in(name, text)]

@@ -144,3 +144,22 @@ def test_an_unsharded_replica_per_gpu_needs_no_gpu_count(text, expected):
 def test_a_share_over_a_count_the_calculator_did_not_use_is_asked_about_not_called_wrong(text):
     facts = {"params": 10e9} if "ranks" in text else {"model": "llama-2-7b"} if "KV" in text else {}
     assert "incorrect" not in verdicts(text, facts)
+
+
+def test_a_flops_count_worked_out_next_to_a_spelled_rate_is_not_a_peak():
+    """Seen in a tmux run of serve-2b-p99: "2 x 2e9 x 500 = 2e12 FLOPs, so about 6.4 ms at the A100's
+    312 TFLOP/s peak" had its 2e12 FLOPs checked as the A100's peak FLOP/s, and the interviewer asked
+    about it. The sentence spells the rate "/s" and works the count out: the count is no peak."""
+    from interviewer.claims import check_claims
+    from interviewer.claims.checker import asks_which_quantity
+    from rubrics.loader import get_scenario
+
+    facts = dict(get_scenario("serve-2b-p99").scenario.facts)
+    text = "Prefill is compute-bound: 2 x 2e9 x 500 = 2e12 FLOPs, so about 6.4 ms at the A100's 312 TFLOP/s peak."
+    checks = check_claims(text, facts)
+    assert all(c.quantity != "peak FLOP/s (dense)" for c in checks)
+    assert not any(asks_which_quantity(c.model_dump()) for c in checks)
+    assert any(c.quantity == "prefill time" and c.verdict == "correct" for c in checks)
+    # A sloppy "FLOPs" for a GPU's rate is still read as its peak.
+    peak = check_claims("The A100 does 312e12 FLOPs in bf16.", facts)
+    assert [(c.quantity, c.verdict) for c in peak] == [("peak FLOP/s (dense)", "correct")]
