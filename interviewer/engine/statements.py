@@ -230,10 +230,15 @@ def _in_dismissed_clause(text: str, start: int, end: int) -> bool:
     return len(_WORD.findall(tail)) <= 5 and bool(_DISMISSIVE.search(tail))
 
 
+_INSTEAD_OF = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+$", re.IGNORECASE)
+
+
 def tightly_negated(text: str, start: int, end: int) -> bool:
     """Negated right next to the span (three words before it, or its own predicate): used on rubric
     text, where a negation a few words away is usually about something else."""
     before = " ".join(_clause_before(text, start).split()[-3:])
+    if _INSTEAD_OF.search(text[max(0, start - 40):start]):
+        return True  # "merges histograms instead of averaging percentiles": "instead" also breaks the clause
     return bool(_NEG_BEFORE.search(before)) or bool(_NEG_AFTER.search(_clause_after(text, end)[:30]))
 
 

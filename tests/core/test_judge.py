@@ -154,3 +154,12 @@ def test_a_negation_owned_by_another_criterion_does_not_reject_this_one(answer):
     """'bf16 doesn't need loss scaling' asserts bf16-no-scaling; it does not reject fp16 loss scaling."""
     assert status("mixed-precision-failures", [answer], "bf16-no-scaling").status.value != "missed"
     assert status("mixed-precision-failures", [answer], "loss-scaling").status.value == "met"
+
+
+def test_rather_than_averaging_percentiles_is_the_rubrics_own_negation():
+    """Seen in tmux: "... as histograms, aggregated properly rather than averaging percentiles, with burn-rate
+    alerts on the error budget" was read as rejecting p99 monitoring (the rubric's "instead of averaging
+    percentiles" lost its negation to the clause break at "instead"), and the interviewer asked for it again."""
+    answer = ("In production I'd track p99 TTFT and TPOT per replica as histograms, aggregated properly rather than "
+              "averaging percentiles, with burn-rate alerts on the error budget.")
+    assert status("serve-2b-p99", [answer], "p99-monitoring").status.value == "met"
