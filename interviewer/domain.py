@@ -128,6 +128,14 @@ class Framing(BaseModel):
     def public_dict(self) -> dict[str, Any]:
         return {"asked": [a.model_dump() for a in self.asked], "never_asked": list(self.never_asked)}
 
+    def by_question(self) -> list[tuple[str, list[str]]]:
+        """(the candidate's question, the topics it asked about), in the order asked: one question
+        often asks about several facts, and is shown once."""
+        grouped: dict[str, list[str]] = {}
+        for asked in self.asked:
+            grouped.setdefault(asked.question, []).append(asked.topic)
+        return list(grouped.items())
+
 
 COACHING_LABEL = "Suggestions"
 """How coaching is labelled wherever it is shown: advice, not part of the grade."""

@@ -123,8 +123,8 @@ def _print_scorecard(card, target_level: str | None) -> None:
         typer.echo(f"[!] misconception: {misconception['description']}\n      “{misconception['quote']}”")
     for notice in card.notices:
         typer.echo(f"note: {notice}")
-    for asked in card.framing.asked:
-        typer.echo(f"[?] you asked about {asked.topic}: “{asked.question}”")
+    for question, topics in card.framing.by_question():
+        typer.echo(f"[?] you asked about {', '.join(topics)}: “{question}”")
     if card.framing.never_asked:
         typer.echo(f"[?] never asked, but it mattered: {', '.join(card.framing.never_asked)}")
     if card.coaching:

@@ -253,7 +253,8 @@ def export_markdown(record: InterviewRecord) -> str:
             ] + [""]
         if card.framing.asked or card.framing.never_asked:
             lines += ["## Framing", ""]
-            lines += [f"- You asked about {escape_markdown(a.topic)}: “{escape_markdown(a.question)}”" for a in card.framing.asked]
+            lines += [f"- You asked about {escape_markdown(', '.join(topics))}: “{escape_markdown(question)}”"
+                      for question, topics in card.framing.by_question()]
             if card.framing.never_asked:
                 lines.append(f"- Never asked, but it mattered: {escape_markdown(', '.join(card.framing.never_asked))}")
             lines.append("")

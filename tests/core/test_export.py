@@ -161,3 +161,15 @@ def test_each_note_follows_its_questions_turns_as_literal_text_and_is_in_the_jso
     from interviewer.engine.export import export_json
 
     assert [(n["step_id"], n["text"]) for n in json.loads(export_json(record))["notes"]] == [("batching", "vLLM paging"), ("latency", note)]
+
+
+def test_the_framing_section_lists_each_question_once_with_its_topics_and_what_was_never_asked():
+    from interviewer.engine.grading import grade_answers
+    from rubrics.loader import get_scenario
+
+    question = "Before I design anything: what is the peak request rate, and is there a budget for serving?"
+    card = grade_answers(get_scenario("serve-2b-p99").scenario, [question], use_embeddings=False)
+    markdown = export_markdown(record_with(question, status=InterviewStatus.finished, scorecard=card))
+    section = markdown[markdown.index("## Framing"):].split("\n## ")[0]
+    assert f"- You asked about peak request rate, serving budget: “{question}”" in section
+    assert "- Never asked, but it mattered: what the 100 ms covers, daily traffic shape and bursts" in section

@@ -191,10 +191,15 @@ def coaching_content(step: StepCoaching) -> Content:
 
 def framing_content(framing: Framing) -> Content:
     """The clarifying questions asked (topic and the candidate's words) and the topics never asked."""
-    lines = [Content.from_markup("• You asked about [b]$topic[/b]: “$question”", topic=a.topic, question=a.question) for a in framing.asked]
+    lines = [Content.from_markup("• You asked about [b]$topics[/b]: “$question”", topics=_and(topics), question=question)
+             for question, topics in framing.by_question()]
     if framing.never_asked:
         lines.append(Content.from_markup("• [$text-warning]Never asked, but it mattered:[/] $topics", topics=", ".join(framing.never_asked)))
     return Content("\n").join(lines)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def misconception_line(misconception: dict) -> str:
