@@ -235,8 +235,8 @@ class InterviewSession:
 
     def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
         """Replace the note on ``step_id`` (default: the current step) and store it before
-        returning; blank text deletes it. Raises ValueError once the interview is over (no step)
-        or for a step the scenario does not have."""
+        returning; blank text deletes it. Raises ValueError without ``step_id`` once the interview is
+        over (there is no current question), or for a step the scenario does not have."""
         step = self._note_step(step_id)
         if step is None:
             raise ValueError("the interview is over: there is no question to take a note on")
@@ -257,10 +257,10 @@ class InterviewSession:
         return self.save_note(f"{earlier}\n{text.strip()}" if earlier else text)
 
     def _note_step(self, step_id: str | None) -> Step | None:
-        if self.finished:
-            return None
+        # A note names its question; once the interview is over there is no "current" one, but a
+        # note on a named question still belongs to it (one typed as the time ran out, say).
         if step_id is None:
-            return self.current_step
+            return None if self.finished else self.current_step
         step = next((s for s in self.scenario.steps if s.id == step_id), None)
         if step is None:
             raise ValueError(f"no step {step_id!r} in scenario {self.scenario.id}")

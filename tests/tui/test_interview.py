@@ -644,3 +644,20 @@ async def test_note_key_opens_the_field_saves_on_ctrl_s_and_the_replay_shows_it(
         notes = [e for e in entries if e.has_class("-note")]
         assert [n.text for n in notes] == ["check ZeRO"]
         assert entries.index(notes[0]) == len(entries) - 1  # after the question it is on
+
+
+async def test_a_note_being_typed_when_the_interview_ends_is_kept(app, core, store):
+    """The time limit (or any end) switches to the scorecard under an open note: the typed note is saved."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_interview(pilot)
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen_name(app) == "NoteModal"
+        await pilot.press(*"ask about the budget first")
+        agent = core.agents[0]
+        events = [event async for event in agent.end()]
+        card = next(e.scorecard for e in events if hasattr(e, "scorecard"))
+        app.show_scorecard(card, store.get(agent.interview_id))
+        await settle(pilot)
+        assert screen_name(app) == "ScorecardScreen"
+        assert store.get(agent.interview_id).notes_by_step() == {"memory-budget": "ask about the budget first"}

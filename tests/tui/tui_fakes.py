@@ -414,7 +414,7 @@ class FakeAgent:
         return self._notes.get(step_id, "")
 
     def save_note(self, text: str, *, step_id: str | None = None) -> NoteSaved:
-        if self._finished:
+        if self._finished and step_id is None:
             raise ValueError("the interview is over: there is no question to take a note on")
         step = next(s for s in self.scenario.steps if s.id == step_id) if step_id else self.current_step
         text = text.strip()

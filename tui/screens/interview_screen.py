@@ -486,19 +486,22 @@ class InterviewScreen(Screen):
         step, index, total = agent.current_step, agent.step_index, len(agent.scenario.steps)
         step_id = step.id  # the note belongs to this question even if a reply moves the interview on
 
-        def saved(text: str | None) -> None:
-            self.query_one(AnswerEditor).focus()
-            if text is None:
-                return
+        def store(text: str) -> None:
             try:
                 note = agent.save_note(text, step_id=step_id)
-            except Exception as error:  # the interview ended meanwhile, or a full disk: say so, keep going
+            except Exception as error:  # a full disk, say: say so, keep going
                 self.app.notify_error(f"The note was not saved ({error}).")
                 return
             what = "saved" if note.text else "deleted"
             self.app.notify(f"Note {what} on question {index + 1}.", timeout=3)
 
-        self.app.push_screen(NoteModal(f"Question {index + 1} of {total}: {step.title}", agent.note(step_id)), saved)
+        def saved(text: str | None) -> None:
+            self.query_one(AnswerEditor).focus()
+            if text is not None:
+                store(text)
+
+        modal = NoteModal(f"Question {index + 1} of {total}: {step.title}", agent.note(step_id), on_abandoned=store)
+        self.app.push_screen(modal, saved)
 
     def action_toggle_side_panel(self) -> None:
         self._side_override = not self.has_class("-side-visible")

@@ -4,6 +4,8 @@ A modal of its own, so the answer being typed stays in the answer editor untouch
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -35,10 +37,15 @@ class NoteModal(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, question: str, text: str = "") -> None:
+    def __init__(self, question: str, text: str = "", *, on_abandoned: Callable[[str], None] | None = None) -> None:
+        """``on_abandoned`` gets the typed text when the modal goes away without Ctrl+S or Esc (the
+        interview ended under it and the app switched to the scorecard), so the note is not lost."""
         super().__init__()
         self.question = question
         self.initial_text = text
+        self.on_abandoned = on_abandoned
+        self._note_closed = False
+        self._typed = text
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-frame") as frame:
@@ -54,7 +61,16 @@ class NoteModal(ModalScreen[str | None]):
         editor.focus()
 
     def action_save(self) -> None:
+        self._note_closed = True
         self.dismiss(self.query_one("#note-text", TextArea).text)
 
     def action_cancel(self) -> None:
+        self._note_closed = True
         self.dismiss(None)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._typed = event.text_area.text
+
+    def on_unmount(self) -> None:
+        if not self._note_closed and self.on_abandoned is not None and self._typed != self.initial_text:
+            self.on_abandoned(self._typed)
