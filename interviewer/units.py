@@ -315,22 +315,36 @@ def number_value(match: re.Match) -> float | None:
     return value
 
 
-def parse_number(text: str) -> float | None:
-    """Parse one number as typed: "10B", "1.5e9", "7 billion", "1,000", "2×10^9", "10⁹", "4k", "half".
-
-    Returns None when the whole string is not a single number (or overflows a float).
-    """
-    text = text.strip()
+def _leading_number(text: str) -> tuple[float, int] | None:
+    """The value of the number ``text`` starts with and where it ends (None: no number, or it overflows)."""
     match = NUMBER_RE.match(text)
     if not match:
         return None
     value = number_value(match)
     if value is None:
         return None
-    rest = text[match.end():]
+    return value, match.end()
+
+
+def _magnitude_factor(mag: re.Match) -> float:
+    """The multiplier of a ``MAGNITUDE_RE`` match: "k" 1e3, "B" 1e9, "million" 1e6."""
+    return MAGNITUDE_LETTERS.get(mag.group("mag")) or MAGNITUDE_WORDS[mag.group("mag").lower()]
+
+
+def parse_number(text: str) -> float | None:
+    """Lenient, for prose: parse one number as typed: "10B", "1.5e9", "7 billion", "1,000", "2×10^9", "10⁹", "4k", "half".
+
+    Returns None when the whole string is not a single number (or overflows a float).
+    """
+    text = text.strip()
+    leading = _leading_number(text)
+    if leading is None:
+        return None
+    value, end = leading
+    rest = text[end:]
     mag = MAGNITUDE_RE.match(rest)
     if mag:
-        value *= MAGNITUDE_LETTERS.get(mag.group("mag")) or MAGNITUDE_WORDS[mag.group("mag").lower()]
+        value *= _magnitude_factor(mag)
         rest = rest[mag.end():]
     if rest.strip():
         return None
@@ -524,19 +538,16 @@ class Quantity:
 
 
 def parse_quantity(text: str) -> Quantity | None:
-    """Parse a whole string as a number with an optional magnitude and unit: "160 GB", "2 GiB",
+    """Lenient, for prose: parse a whole string as a number with an optional magnitude and unit: "160 GB", "2 GiB",
     "1.3 ms/token", "312 TFLOP/s", "200 Gb/s", "10B", "40%". Returns None if it is not one."""
     text = text.strip()
-    match = NUMBER_RE.match(text)
-    if not match:
+    leading = _leading_number(text)
+    if leading is None:
         return None
-    value = number_value(match)
-    if value is None:
-        return None
-    pos = match.end()
+    value, pos = leading
     mag = MAGNITUDE_RE.match(text, pos)
     if mag and not (mag.group("mag") in ("m", "M", "T", "B", "b") and match_unit(text, pos) is not None):
-        value *= MAGNITUDE_LETTERS.get(mag.group("mag")) or MAGNITUDE_WORDS[mag.group("mag").lower()]
+        value *= _magnitude_factor(mag)
         pos = mag.end()
     unit = match_unit(text, pos)
     if unit is None:
@@ -590,6 +601,7 @@ def _sig(value: float, digits: int = 3) -> str:
 
 
 def format_bytes(value: float, binary: bool = False) -> str:
+    """Claim explanations: "160 GB", or with ``binary`` "149 GiB"; under 1 kB "512 bytes"."""
     if not math.isfinite(value):
         return str(value)
     sign = "-" if value < 0 else ""
@@ -606,6 +618,7 @@ def format_bytes(value: float, binary: bool = False) -> str:
 
 
 def format_seconds(value: float) -> str:
+    """Claim explanations: "1.29 ms", "2 min" (for the seconds in brackets, ``format_seconds_detailed``)."""
     if not math.isfinite(value):
         return str(value)
     if value == 0:
@@ -615,6 +628,7 @@ def format_seconds(value: float) -> str:
 
 
 def format_count(value: float) -> str:
+    """Claim explanations, three significant figures: "124M", "7B", "1,020" for 1024."""
     if not math.isfinite(value):
         return str(value)
     sign = "-" if value < 0 else ""
@@ -628,6 +642,7 @@ def format_count(value: float) -> str:
 
 
 def format_flops(value: float) -> str:
+    """Claim explanations: "1.2e22 FLOPs", "3.5 TFLOPs"."""
     if not math.isfinite(value):
         return str(value)
     v = abs(value)
