@@ -97,7 +97,7 @@ def _run_calculator(name: str, **inputs: Any) -> Any:
 
 
 def _format_quantity(value: float, unit: str) -> str:
-    from interviewer.tools.numbers import format_quantity
+    from interviewer.units import format_quantity
 
     return format_quantity(value, unit)
 

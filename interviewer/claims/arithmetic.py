@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from interviewer.claims.parser import Mention, ParsedSentence
-from interviewer.claims.units import NUMBER_RE, match_unit, number_value
+from interviewer.units import NUMBER_RE, match_unit, number_value
 
 _RESULT = re.compile(r"(?:=|≈|~=|≃|\b(?:is|are|gives|makes|comes\s+to)\b)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
 _STOP = re.compile(r"[=≈;:]|,(?=\s)|~=|≃|\bso\b|\bthat'?s\b|\bis\b|\bgives?\b|\bmeans\b", re.IGNORECASE)

@@ -32,7 +32,7 @@ from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSen
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
 from interviewer.claims.scaling import check_scaling
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
-from interviewer.claims.units import BASE_UNIT, format_bytes, format_value
+from interviewer.units import BASE_UNIT, format_bytes, format_value
 
 logger = logging.getLogger(__name__)
 

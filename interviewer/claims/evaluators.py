@@ -34,7 +34,7 @@ from interviewer.claims.entities import find_gpus
 from interviewer.claims.parser import Mention, parse_sentence
 from interviewer.claims.resolve import Found, ModelRef, Resolver
 from interviewer.claims.topics import Topic
-from interviewer.claims.units import context_length, format_bytes, format_count, format_seconds, format_value
+from interviewer.units import context_length, format_bytes, format_count, format_seconds, format_value
 
 MFU_BAND = (0.3, 1.0)
 """When the candidate gives no MFU, a compute-bound time is plausible anywhere from 30 % of peak
@@ -977,7 +977,7 @@ def _reply_length(r: Resolver, mention: Mention) -> bool:
 
 def _token_counts(r: Resolver) -> list[int]:
     """Every sequence length stated in the sentence ("a 1k prompt and 1k output" → [1024, 1024])."""
-    from interviewer.claims.units import context_length
+    from interviewer.units import context_length
 
     counts = []
     for index, mention in enumerate(r.parsed.mentions):

@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator
 
 from interviewer.claims.model import ClaimCheck
-from interviewer.claims.units import match_unit, parse_number
+from interviewer.units import match_unit, parse_number
 
 _NUM = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*[eE][+-]?\d+|\s*[×x]\s*10\^?[-−]?\d+|\^[-−]?\d+)?"
 _APPROX = re.compile(r"(?:about|around|roughly|approximately|approx\.?|~|≈|some|nearly|almost)\s*$", re.IGNORECASE)

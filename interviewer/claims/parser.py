@@ -17,7 +17,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from interviewer.claims.entities import Entity, find_entities
-from interviewer.claims.units import (
+from interviewer.units import (
     MAGNITUDE_LETTERS,
     MAGNITUDE_RE,
     MAGNITUDE_WORDS,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from interviewer.claims.entities import Entity
 from interviewer.claims.parser import Mention, ParsedSentence
-from interviewer.claims.units import context_length, parse_quantity
+from interviewer.units import context_length, parse_quantity
 
 
 @dataclass(frozen=True)

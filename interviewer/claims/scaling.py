@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.formulas import verdict_against
 from interviewer.claims.model import ClaimCheck
-from interviewer.claims.units import context_length, parse_number
+from interviewer.units import context_length, parse_number
 
 TOLERANCE = 0.25
 """A stated factor is an estimate: within 25 % of the law's is right."""

@@ -1,6 +1,6 @@
 """``interviewer calc NAME [flags] [--json]``: the torch calculators from the command line.
 
-Every number flag accepts the spellings of ``interviewer.tools.numbers.parse_number`` (``7.5e9``,
+Every number flag accepts the spellings of ``interviewer.units.parse_flag`` (``7.5e9``,
 ``7.5B``, ``1,024``, ``2GiB``, ``600GB/s``, ``200ms``). ``--json`` prints
 ``{"value", "unit", "breakdown", "working", "source"}`` with ``value`` in the SI base unit;
 without it, a readable table. Bad or missing flags give ``error: --flag: message`` and exit code 2.
@@ -74,7 +74,7 @@ _VALUE_LABEL = {
 
 
 def _format_breakdown_value(key: str, value: Any) -> str:
-    from interviewer.tools.numbers import format_bytes, format_seconds
+    from interviewer.units import format_bytes_detailed, format_seconds_detailed
 
     if isinstance(value, str):
         return value
@@ -87,9 +87,9 @@ def _format_breakdown_value(key: str, value: Any) -> str:
     if is_rate and "flops" in lowered or lowered == "peak_flops" or lowered.startswith("peak_flops_"):
         return f"{value / 1e12:,.4g} TFLOP/s"
     if "bytes" in lowered and not is_rate and "per_param" not in lowered and "per_element" not in lowered:
-        return format_bytes(value) if abs(value) >= 1000 else f"{value:g} B"
+        return format_bytes_detailed(value) if abs(value) >= 1000 else f"{value:g} B"
     if lowered.endswith("seconds") or lowered.startswith("seconds"):
-        return format_seconds(value)
+        return format_seconds_detailed(value)
     if "flops" in lowered or lowered.startswith("estimate"):
         return f"{value:.4g}"
     if isinstance(value, int):
@@ -100,7 +100,7 @@ def _format_breakdown_value(key: str, value: Any) -> str:
 
 
 def _print_table(result: Any) -> None:
-    from interviewer.tools.numbers import format_quantity
+    from interviewer.units import format_quantity
 
     label = _VALUE_LABEL.get(result.name, result.name)
     typer.echo(f"{result.name}: {label} = {format_quantity(result.value, result.unit)}")

@@ -69,7 +69,7 @@ def _scenario_facts(scenario_id: str) -> dict[str, Any]:
 
 def _parse_facts(pairs: list[str]) -> dict[str, Any]:
     from interviewer.claims.resolve import KNOWN_FACTS, TEXT_FACTS, fact_name
-    from interviewer.claims.units import parse_quantity
+    from interviewer.units import parse_quantity
 
     facts: dict[str, Any] = {}
     for pair in pairs:
@@ -87,7 +87,7 @@ def _parse_facts(pairs: list[str]) -> dict[str, Any]:
 
 
 def _table(checks: list, stopped_at: int | None) -> str:
-    from interviewer.claims.units import format_value
+    from interviewer.units import format_value
 
     if not checks:
         return "No numeric claims found."

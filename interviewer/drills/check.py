@@ -2,7 +2,7 @@
 printed output token by token; with a specific explanation when a number is off by a factor or
 in the wrong unit, and always the worked solution.
 
-Numbers go through ``interviewer.claims.units.parse_quantity`` (the claim checker's reader), so
+Numbers go through ``interviewer.units.parse_quantity`` (the claim checker's reader), so
 "40 GB", "4e10 bytes", "~37 GiB", "1.3 ms", "27%" and "200B" all read the same way here as in an
 interview. A bare number ("37.5") is read in the drill's display unit.
 """
@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from interviewer.claims.units import Quantity, parse_quantity
 from interviewer.drills.schema import DISPLAY_UNITS, DrillItem, NumericAnswer
+from interviewer.units import Quantity, parse_quantity
 
 Diagnosis = Literal["correct", "wrong-option", "wrong-value", "wrong-unit", "off-by-factor", "binary-vs-decimal", "wrong-output"]
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from interviewer.claims.units import BASE_UNIT
 from interviewer.domain import CriterionResult, Framing, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
 from interviewer.engine.clarify import framing_of, is_question
@@ -24,6 +23,7 @@ from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
 from interviewer.engine.statements import analyse
 from interviewer.engine.text import quote
+from interviewer.units import BASE_UNIT
 from rubrics.schema import TIER_WEIGHTS, Criterion, Scenario
 
 PARTIAL_SCORE = 0.5

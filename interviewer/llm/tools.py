@@ -95,7 +95,7 @@ def _summary(doc: str | None) -> str:
 
 
 def format_calc_result(result: Any) -> str:
-    from interviewer.tools.numbers import format_quantity
+    from interviewer.units import format_quantity
 
     lines = [f"{result.name} = {format_quantity(result.value, result.unit)} (value {result.value:.6g} {result.unit})"]
     if result.working:

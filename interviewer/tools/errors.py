@@ -35,10 +35,10 @@ def _as_number(field: str, value: Any, kind: str = "count") -> float:
     if isinstance(value, bool):
         raise CalculatorInputError(field, f"must be a number, got {value!r}")
     if isinstance(value, str):
-        from interviewer.tools.numbers import parse_number
+        from interviewer.units import parse_flag
 
         try:
-            return parse_number(value, kind=kind)
+            return parse_flag(value, kind=kind)
         except ValueError as error:
             raise CalculatorInputError(field, str(error)) from None
     try:

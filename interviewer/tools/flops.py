@@ -8,9 +8,9 @@ from functools import lru_cache
 from interviewer.tools.dtypes import normalize_dtype
 from interviewer.tools.errors import CalculatorInputError, fraction_in_unit_interval, positive_float, positive_int
 from interviewer.tools.hardware import get_gpu, peak_flops_for
-from interviewer.tools.numbers import format_seconds
 from interviewer.tools.presets import ModelConfig, resolve_model_config
 from interviewer.tools.result import CalcResult
+from interviewer.units import format_seconds_detailed
 
 FORWARD_SOURCE = (
     "Counted with torch.utils.flop_counter.FlopCounterMode (2 FLOPs per multiply-add, matmuls only) on a meta-device "
@@ -269,7 +269,7 @@ def time_to_train(
     working = [
         compute_text,
         f"{gpus_value} GPUs × {peak_text} × MFU {utilization:.0%} = {throughput:.4g} FLOP/s",
-        f"time = {compute:.4g} / {throughput:.4g} = {seconds:.4g} s = {format_seconds(seconds)}",
+        f"time = {compute:.4g} / {throughput:.4g} = {seconds:.4g} s = {format_seconds_detailed(seconds)}",
     ]
     if note:
         working.append(note)

@@ -13,8 +13,8 @@ from interviewer.tools.errors import (
     positive_int,
 )
 from interviewer.tools.hardware import get_gpu, peak_flops_for
-from interviewer.tools.numbers import format_bytes, format_seconds
 from interviewer.tools.result import CalcResult
+from interviewer.units import format_bytes_detailed, format_seconds_detailed
 
 ROOFLINE_SOURCE = (
     "Roofline model (Williams, Waterman & Patterson 2009, CACM): time ≥ max(FLOPs / peak FLOP/s, bytes / bandwidth); "
@@ -79,17 +79,17 @@ def decode_latency(
 
     working = [
         f"bytes read per step: {n:.4g} params × {BYTES_PER_ELEMENT[dtype_key]:g} B ({dtype_key})"
-        + (f" + {format_bytes(kv)} KV cache" if kv else "")
-        + f" = {format_bytes(bytes_read)}",
-        f"memory-bound time: {format_bytes(bytes_read)} / ({gpus_value} × {spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s) = {format_seconds(memory_time)}",
-        f"compute-bound time: 2 × {n:.4g} × batch {batch_value} = {flops:.4g} FLOPs / ({gpus_value} × {peak / 1e12:.4g} TFLOP/s {compute_dtype}) = {format_seconds(compute_time)}",
-        f"{bound}-bound: ≥ {format_seconds(step_time)} per step → ≤ {batch_value / step_time:,.1f} tokens/s total, {1 / step_time:,.1f} tokens/s per sequence",
+        + (f" + {format_bytes_detailed(kv)} KV cache" if kv else "")
+        + f" = {format_bytes_detailed(bytes_read)}",
+        f"memory-bound time: {format_bytes_detailed(bytes_read)} / ({gpus_value} × {spec.bandwidth_bytes_per_s / 1e9:,.0f} GB/s) = {format_seconds_detailed(memory_time)}",
+        f"compute-bound time: 2 × {n:.4g} × batch {batch_value} = {flops:.4g} FLOPs / ({gpus_value} × {peak / 1e12:.4g} TFLOP/s {compute_dtype}) = {format_seconds_detailed(compute_time)}",
+        f"{bound}-bound: ≥ {format_seconds_detailed(step_time)} per step → ≤ {batch_value / step_time:,.1f} tokens/s total, {1 / step_time:,.1f} tokens/s per sequence",
         f"compute catches up with weight reads near batch ≈ {crossover_batch:,.0f} (ridge point {ridge:.0f} FLOP/byte)",
     ]
     if note:
         working.append(note)
     if not fits:
-        working.append(f"warning: {format_bytes(bytes_read)} does not fit in {gpus_value} × {format_bytes(spec.memory_bytes)}")
+        working.append(f"warning: {format_bytes_detailed(bytes_read)} does not fit in {gpus_value} × {format_bytes_detailed(spec.memory_bytes)}")
     breakdown: dict[str, float | int | str] = {
         "gpu": spec.name,
         "gpus": gpus_value,
@@ -146,9 +146,9 @@ def prefill_latency(
     bound = "compute" if compute_time >= memory_time else "memory"
     working = [
         f"FLOPs: 2 × {n:.4g} params × {tokens_value:,} tokens × batch {batch_value} = {flops:.4g}",
-        f"compute time: {flops:.4g} / ({gpus_value} × {peak / 1e12:.4g} TFLOP/s {compute_dtype} × MFU {utilization:.0%}) = {format_seconds(compute_time)}",
-        f"weight-read floor: {format_bytes(weight_bytes)} / {spec.bandwidth_bytes_per_s * gpus_value / 1e9:,.0f} GB/s = {format_seconds(memory_time)}",
-        f"{bound}-bound: {format_seconds(total)} ({tokens_value * batch_value / total:,.0f} prompt tokens/s)",
+        f"compute time: {flops:.4g} / ({gpus_value} × {peak / 1e12:.4g} TFLOP/s {compute_dtype} × MFU {utilization:.0%}) = {format_seconds_detailed(compute_time)}",
+        f"weight-read floor: {format_bytes_detailed(weight_bytes)} / {spec.bandwidth_bytes_per_s * gpus_value / 1e9:,.0f} GB/s = {format_seconds_detailed(memory_time)}",
+        f"{bound}-bound: {format_seconds_detailed(total)} ({tokens_value * batch_value / total:,.0f} prompt tokens/s)",
     ]
     if note:
         working.append(note)
@@ -187,13 +187,13 @@ def allreduce_time(bytes: float, gpus: int, bandwidth: float, latency: float = 0
     latency_time = steps * alpha
     total = bandwidth_time + latency_time
     working = [
-        f"2(n−1) = {steps} steps of S/n = {format_bytes(size / n)}",
-        f"bytes sent per GPU: 2(n−1)/n × S = {steps}/{n} × {format_bytes(size)} = {format_bytes(sent)} (the same received)",
-        f"bandwidth term: {format_bytes(sent)} / {link / 1e9:.4g} GB/s = {format_seconds(bandwidth_time)}",
+        f"2(n−1) = {steps} steps of S/n = {format_bytes_detailed(size / n)}",
+        f"bytes sent per GPU: 2(n−1)/n × S = {steps}/{n} × {format_bytes_detailed(size)} = {format_bytes_detailed(sent)} (the same received)",
+        f"bandwidth term: {format_bytes_detailed(sent)} / {link / 1e9:.4g} GB/s = {format_seconds_detailed(bandwidth_time)}",
     ]
     if alpha:
-        working.append(f"latency term: {steps} × {format_seconds(alpha)} = {format_seconds(latency_time)}")
-    working.append(f"total {format_seconds(total)}" if n > 1 else "one GPU: nothing to reduce")
+        working.append(f"latency term: {steps} × {format_seconds_detailed(alpha)} = {format_seconds_detailed(latency_time)}")
+    working.append(f"total {format_seconds_detailed(total)}" if n > 1 else "one GPU: nothing to reduce")
     breakdown: dict[str, float | int | str] = {
         "bytes": size,
         "gpus": n,
@@ -243,7 +243,7 @@ def littles_law(rate: float, latency: float, concurrency_per_replica: int | None
     arrival = positive_float("rate", rate, kind="rate")
     wait = positive_float("latency", latency, kind="seconds")
     in_flight = arrival * wait
-    working = [f"L = λ·W = {arrival:,.4g} req/s × {format_seconds(wait)} = {in_flight:,.4g} requests in flight"]
+    working = [f"L = λ·W = {arrival:,.4g} req/s × {format_seconds_detailed(wait)} = {in_flight:,.4g} requests in flight"]
     breakdown: dict[str, float | int | str] = {"rate": arrival, "latency": wait, "in_flight": in_flight}
     if concurrency_per_replica is not None:
         per_replica = positive_int("concurrency_per_replica", concurrency_per_replica)

@@ -9,9 +9,9 @@ import math
 
 from interviewer.tools.dtypes import BYTES_PER_ELEMENT, normalize_dtype
 from interviewer.tools.errors import CalculatorInputError, choice, non_negative_int, positive_float, positive_int
-from interviewer.tools.numbers import format_bytes
 from interviewer.tools.presets import get_preset
 from interviewer.tools.result import CalcResult
+from interviewer.units import format_bytes_detailed
 
 ZERO_SOURCE = (
     "Rajbhandari et al. 2020, 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', "
@@ -122,14 +122,14 @@ def model_state_memory(
     working = [
         f"bytes/param: weights {weight_bytes:g} ({weight_name}) + gradients {grad_bytes:g} ({grad_name}) + "
         f"optimizer K={optimizer_bytes:g} ({optimizer_recipe}) = {per_param_total:g}",
-        f"unsharded: {per_param_total:g} B × {params_value:.4g} params = {format_bytes(per_param_total * params_value)}",
-        f"ZeRO-{zero_stage} over N={n}: {stage_formula} = {format_bytes(weights_gpu)} weights + "
-        f"{format_bytes(grads_gpu)} gradients + {format_bytes(optimizer_gpu)} optimizer = {format_bytes(per_gpu)} per GPU",
+        f"unsharded: {per_param_total:g} B × {params_value:.4g} params = {format_bytes_detailed(per_param_total * params_value)}",
+        f"ZeRO-{zero_stage} over N={n}: {stage_formula} = {format_bytes_detailed(weights_gpu)} weights + "
+        f"{format_bytes_detailed(grads_gpu)} gradients + {format_bytes_detailed(optimizer_gpu)} optimizer = {format_bytes_detailed(per_gpu)} per GPU",
     ]
     if offload_key == "cpu":
         working.append(
             f"CPU offload: gradients + optimizer states ({grad_bytes:g}+{optimizer_bytes:g})·Ψ/N = "
-            f"{format_bytes(cpu_bytes)} of CPU memory per rank; the GPU keeps only the {weight_name} weights"
+            f"{format_bytes_detailed(cpu_bytes)} of CPU memory per rank; the GPU keeps only the {weight_name} weights"
         )
     breakdown: dict[str, float | int | str] = {
         "params": params_value,
@@ -225,12 +225,12 @@ def activation_memory(
 
     working = [
         f"s={s}, b={b}, h={h}, a={a}, t={t}, sequence parallel={'yes' if sp else 'no'}, recompute={recompute_key}",
-        f"per layer: {formula} = sbh × ({linear_part:.4g} + {attention_part:.4g}) = {sbh:,} × {linear_part + attention_part:.4g} = {format_bytes(per_layer)}",
+        f"per layer: {formula} = sbh × ({linear_part:.4g} + {attention_part:.4g}) = {sbh:,} × {linear_part + attention_part:.4g} = {format_bytes_detailed(per_layer)}",
         f"5as/h = {attention_term:.4g} (the quadratic attention part, {attention_term / (34 + attention_term):.0%} of sbh(34 + 5as/h))",
     ]
     if p > 1:
         working.append(f"pipeline p={p}: first stage holds {layers_per_stage} layers × {in_flight} in-flight micro-batches (1F1B)")
-    working.append(f"total: {format_bytes(per_layer)} × {layers_per_stage * in_flight} = {format_bytes(total)} per GPU")
+    working.append(f"total: {format_bytes_detailed(per_layer)} × {layers_per_stage * in_flight} = {format_bytes_detailed(total)} per GPU")
     breakdown: dict[str, float | int | str] = {
         "per_layer_bytes": per_layer,
         "layers": layers_value,
@@ -292,7 +292,7 @@ def kv_cache_size(
     working = [
         f"per token: 2 × {layers_value} layers × {kv_heads_value} KV heads × {head_dim_value} head dim × {element_bytes:g} B ({dtype_key}) "
         f"= {per_token:,.0f} B ({per_token / 2**20:.4g} MiB)",
-        f"× {seq_value:,} tokens × {batch_value} sequences = {format_bytes(total)}",
+        f"× {seq_value:,} tokens × {batch_value} sequences = {format_bytes_detailed(total)}",
     ]
     breakdown: dict[str, float | int | str] = {
         "bytes_per_token": per_token,

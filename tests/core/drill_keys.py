@@ -10,9 +10,9 @@ import contextlib
 import io
 import math
 
-from interviewer.claims.units import NUMBER_RE, number_value
 from interviewer.drills.schema import DISPLAY_UNITS, DrillItem
 from interviewer.tools import run_calculator
+from interviewer.units import NUMBER_RE, number_value
 
 CALCULATOR_UNITS = {
     "bytes": {"bytes"},

@@ -1,4 +1,4 @@
-"""parse_number, dtypes and the calculator registry."""
+"""parse_flag (strict), dtypes and the calculator registry."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from interviewer.tools import BYTES_PER_ELEMENT, CALCULATORS, CalculatorInputError, normalize_dtype, run_calculator
-from interviewer.tools.numbers import format_bytes, format_quantity, parse_number
+from interviewer.units import format_bytes_detailed, format_quantity, parse_flag
 
 
 @pytest.mark.parametrize(
@@ -25,21 +25,21 @@ from interviewer.tools.numbers import format_bytes, format_quantity, parse_numbe
         ("3.14e23 FLOPs", "flops", 3.14e23),
     ],
 )
-def test_parse_number(text: str, kind: str, expected: float) -> None:
-    assert parse_number(text, kind) == pytest.approx(expected)
+def test_parse_flag(text: str, kind: str, expected: float) -> None:
+    assert parse_flag(text, kind) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(
     ("text", "kind"),
     [("abc", "count"), ("", "count"), ("1,02", "count"), ("5x", "count"), ("7.5B", "bytes"), ("600gb/s", "bandwidth"), ("3 parsecs", "seconds")],
 )
-def test_parse_number_rejects(text: str, kind: str) -> None:
+def test_parse_flag_rejects(text: str, kind: str) -> None:
     with pytest.raises(ValueError):
-        parse_number(text, kind)
+        parse_flag(text, kind)
 
 
 def test_formatting() -> None:
-    assert format_bytes(20e9) == "20.0 GB (18.6 GiB)"
+    assert format_bytes_detailed(20e9) == "20.0 GB (18.6 GiB)"
     assert format_quantity(0.25, "fraction") == "0.25 (25.00%)"
     assert format_quantity(86400 * 139, "seconds").startswith("139 days")
 

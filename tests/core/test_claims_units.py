@@ -1,4 +1,4 @@
-"""Numbers and units as candidates type them (interviewer.claims.units), with property tests."""
+"""Numbers and units as candidates type them (interviewer.units), with property tests."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from interviewer.claims.units import (
+from interviewer.units import (
     context_length,
     format_bytes,
     format_seconds,
