@@ -29,3 +29,13 @@ def isolated_home(tmp_path, monkeypatch, shared_chroma_dir) -> Path:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return home
+
+
+@pytest.fixture
+def store():
+    """The transcript store in this test's isolated home (tests/tui overrides it with its own)."""
+    from interviewer.store import open_store
+
+    opened = open_store()
+    yield opened
+    opened.close()

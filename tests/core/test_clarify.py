@@ -9,13 +9,12 @@ these tests pin the behaviour around it with real phrasings across five scenario
 from __future__ import annotations
 
 import pytest
+from offline_helpers import collect, cue_agent
 
 from interviewer import events as ev
 from interviewer.domain import TurnKind
 from interviewer.engine.clarify import clarification, framing_of, matching_facts
 from interviewer.engine.grading import grade_answers
-from interviewer.engine.offline import OfflineInterviewer
-from interviewer.store import open_store
 from rubrics.loader import get_scenario, load_scenarios
 
 
@@ -27,28 +26,7 @@ def fact(scenario_id: str, fact_id: str):
     return next(f for f in scenario(scenario_id).ask_facts if f.id == fact_id)
 
 
-async def collect(stream) -> list:
-    return [event async for event in stream]
-
-
-@pytest.fixture(autouse=True)
-def no_knowledge_index(monkeypatch):
-    from interviewer import retrieval
-
-    monkeypatch.setattr(retrieval, "search", lambda *args, **kwargs: [])
-
-
-@pytest.fixture
-def store():
-    opened = open_store()
-    yield opened
-    opened.close()
-
-
-def agent_for(store, scenario_id: str) -> OfflineInterviewer:
-    loaded = get_scenario(scenario_id)
-    interview_id = store.create_interview(scenario_id=scenario_id, scenario_hash=loaded.hash, title=loaded.scenario.title)
-    return OfflineInterviewer(loaded.scenario, store=store, interview_id=interview_id, use_embeddings=False, grounding=False)
+pytestmark = pytest.mark.usefixtures("no_knowledge_index")
 
 
 # (scenario, what the candidate types, the facts the reply must give)
@@ -78,7 +56,7 @@ def test_questions_are_matched_to_the_facts_they_ask_about(scenario_id, turn, ex
 
 @pytest.mark.parametrize(("scenario_id", "turn", "expected"), QUESTION_ONLY[::3])
 async def test_a_question_only_turn_gets_the_facts_then_the_open_question_and_costs_no_follow_up(store, scenario_id, turn, expected):
-    agent = agent_for(store, scenario_id)
+    agent = cue_agent(store, scenario_id)
     await collect(agent.start())
     step = agent.current_step
     events = await collect(agent.respond(turn))
@@ -94,7 +72,7 @@ async def test_a_question_only_turn_gets_the_facts_then_the_open_question_and_co
 
 
 async def test_after_a_follow_up_the_reply_comes_back_to_the_follow_up(store):
-    agent = agent_for(store, "serve-2b-p99")
+    agent = cue_agent(store, "serve-2b-p99")
     await collect(agent.start())
     events = await collect(agent.respond("p99 latency means the 99th percentile of request latency."))
     follow_up = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
@@ -107,7 +85,7 @@ async def test_after_a_follow_up_the_reply_comes_back_to_the_follow_up(store):
 
 
 async def test_a_question_inside_an_answer_is_answered_before_the_next_move(store):
-    agent = agent_for(store, "train-10b-8gpu")
+    agent = cue_agent(store, "train-10b-8gpu")
     await collect(agent.start())
     turn = ("Weights, gradients and Adam states take 16 bytes per parameter, 160 GB in total, so I'd shard them with ZeRO-3 "
             "to 20 GB per GPU. How fast can we write checkpoints to storage, by the way?")
@@ -136,7 +114,7 @@ def test_rhetorical_questions_and_plain_answers_get_no_clarification(scenario_id
     [("train-10b-8gpu", "Which cloud provider are we on?"), ("realtime-translation", "I'd like to know the team size.")],
 )
 async def test_a_question_the_scenario_cannot_answer_is_the_candidates_call(store, scenario_id, turn):
-    agent = agent_for(store, scenario_id)
+    agent = cue_agent(store, scenario_id)
     await collect(agent.start())
     events = await collect(agent.respond(turn))
     reply = [e.turn for e in events if isinstance(e, ev.InterviewerMessage)][-1]
@@ -183,7 +161,7 @@ def test_the_scorecard_lists_what_was_asked_and_what_mattered_but_was_never_aske
 
 
 async def test_never_asked_topics_appear_only_once_the_interview_is_over(store):
-    agent = agent_for(store, "serve-2b-p99")
+    agent = cue_agent(store, "serve-2b-p99")
     await collect(agent.start())
     await collect(agent.respond("What is the peak request rate?"))
     assert agent.scorecard().framing.never_asked == [] and agent.scorecard().framing.asked[0].topic == "peak request rate"

@@ -11,18 +11,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from offline_helpers import collect, cue_agent
 
 from interviewer import events as ev
 from interviewer.config import Settings
 from interviewer.domain import TurnKind
-from interviewer.engine.offline import OfflineInterviewer
 from interviewer.interviews import start_interview
 from interviewer.store import open_store
-from rubrics.loader import get_scenario
-
-
-async def collect(stream) -> list:
-    return [event async for event in stream]
 
 
 def messages(events) -> list[str]:
@@ -33,25 +28,7 @@ def replies(events) -> list:
     return [e.turn for e in events if isinstance(e, ev.InterviewerMessage)]
 
 
-@pytest.fixture(autouse=True)
-def no_knowledge_index(monkeypatch):
-    from interviewer import retrieval
-
-    monkeypatch.setattr(retrieval, "search", lambda *args, **kwargs: [])
-
-
-@pytest.fixture
-def store():
-    opened = open_store()
-    yield opened
-    opened.close()
-
-
-def cue_agent(store, scenario_id: str = "attention-vs-rnn", **options) -> OfflineInterviewer:
-    """An offline interviewer stored like ``start_interview``'s, judging by cues and claims only."""
-    loaded = get_scenario(scenario_id)
-    interview_id = store.create_interview(scenario_id=scenario_id, scenario_hash=loaded.hash, title=loaded.scenario.title)
-    return OfflineInterviewer(loaded.scenario, store=store, interview_id=interview_id, use_embeddings=False, grounding=False, **options)
+pytestmark = pytest.mark.usefixtures("no_knowledge_index")
 
 
 async def test_opening_states_prompt_given_and_first_question(store):

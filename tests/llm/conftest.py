@@ -15,7 +15,6 @@ from llm_helpers import API_KEY, MODEL, make_settings
 
 from interviewer import locations
 from interviewer.config import Settings
-from interviewer.store import open_store
 
 
 @functools.lru_cache(maxsize=1)
@@ -56,13 +55,6 @@ def server() -> Iterator[FakeOpenAIServer]:
 @pytest.fixture
 def settings(server) -> Settings:
     return make_settings(server)
-
-
-@pytest.fixture
-def store():
-    opened = open_store()
-    yield opened
-    opened.close()
 
 
 @pytest.fixture
