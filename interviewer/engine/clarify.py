@@ -9,8 +9,13 @@ the scorecard lists what was asked and what mattered but was never asked.
 
 A question is addressed to the interviewer when it is a question sentence (or an indirect one: "I'd
 like to know ...", "can I assume ...") that is not answered by the candidate in the next sentence
-("Why does it matter? Because ..."). In a turn that also answers, only questions that match a fact
-get a reply: a question about the design there is the candidate thinking aloud.
+("Why does it matter? Because ..."). In a turn that also answers, a question gets a reply when it
+matches a fact or ends the turn (and is not a check-in like "does that make sense?"): a question
+about the design in the middle of an answer is the candidate thinking aloud.
+
+Matching is by the facts' cues, part by part of a question. Its accuracy on turns written blind
+is measured by ``bench/clarify_accuracy.py``; a question it cannot place gets "your call: state
+your assumption", which is also the right answer to a question the scenario does not settle.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The rubric policy: the offline interviewer, deterministic and complete without any network.
 
-It walks the scenario's steps. After each answer it checks every numeric claim, finds the
-evidence each criterion asks for, and picks one move, in this order: challenge a wrong number
+It walks the scenario's steps. It answers the candidate's questions about the problem from the
+scenario's facts first (``clarify``; a turn of questions only gets those answers and the open
+question again). After each answer it checks every numeric claim, finds the evidence each
+criterion asks for, and picks one move, in this order: challenge a wrong number
 (with the computed value and the working), push back on a common wrong answer or an
 anti-pattern, probe a missing criterion of the current step (each probe used once, at most
 ``max_followups_per_step`` per step), or move on. It drives an ``InterviewSession`` through its
