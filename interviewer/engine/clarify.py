@@ -114,20 +114,19 @@ def _facts_in(scenario: Scenario, part: str) -> list[AskFact]:
         if matches:
             best = max(matches, key=lambda m: m.end() - m.start())
             spans.append((best.start(), best.end(), fact))
-    if any(not fact.given for _, _, fact in spans):
+    # A question that names every content word of a fact's topic ("what about the length of the
+    # run?") asks about it, whatever its cues say.
+    words = content_stems(part)
+    named = [f for f in scenario.ask_facts if len(topic := content_stems(f.topic)) >= 2 and topic <= words]
+    if any(not fact.given for _, _, fact in spans) or any(not fact.given for fact in named):
         spans = [span for span in spans if not span[2].given]
+        named = [fact for fact in named if not fact.given]
     kept: list[tuple[int, int, AskFact]] = []
     for start, end, fact in sorted(spans, key=lambda s: s[0] - s[1]):
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, fact))
     found = [fact for _, _, fact in sorted(kept, key=lambda s: s[0])]
-    # A question that names every content word of a fact's topic ("what about the length of the
-    # run?") asks about it, whatever its cues say.
-    words = content_stems(part)
-    found += [f for f in scenario.ask_facts if f not in found and len(topic := content_stems(f.topic)) >= 2 and topic <= words]
-    if any(not fact.given for fact in found):
-        found = [fact for fact in found if not fact.given]
-    return found
+    return found + [fact for fact in named if fact not in found]
 
 
 def is_question(sentence: str) -> bool:
@@ -136,6 +135,12 @@ def is_question(sentence: str) -> bool:
     if analyse(sentence).act is Act.question or _INDIRECT.search(sentence):
         return True
     return len(sentence.split()) <= 20 and bool(_BARE_QUESTION.match(sentence)) and not re.search(r"[:=]", sentence)
+
+
+def is_asking(sentence: str) -> bool:
+    """Framing evidence: the sentence asks the interviewer (``is_question``) or sets out to ask
+    ("I'd first clarify whether ...", the statement analysis's ``asks``)."""
+    return analyse(sentence).asks or is_question(sentence)
 
 
 def clarification(scenario: Scenario, turn: str) -> Clarification:

@@ -27,7 +27,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from interviewer.engine.clarify import is_question, matching_facts
+from interviewer.engine.clarify import is_asking, matching_facts
 from interviewer.engine.statements import (
     Act,
     Form,
@@ -410,24 +410,25 @@ class EvidenceFinder:
             statement = replace(statement, form=Form.mention)
         clean_assertion = statement.act in (Act.assertion, Act.hedge) and statement.form is Form.explained and not has_negation(sentence)
         stems = content_stems(sentence) if clean_assertion else frozenset()
+        # Every criterion's cue matches, once: the negation check below reads them all.
+        matches_by = {c.id: [(p, m) for p in c.evidence if (m := compiled(p).search(sentence))] for c in self.scenario.criteria}
         # A negation that belongs to another criterion's own cue ("bf16 doesn't need loss scaling")
         # asserts that criterion; it does not reject what the negated words name elsewhere.
-        owned_negation = any(
-            carries_negation(m.group()) for c in self.scenario.criteria for p in c.evidence if (m := compiled(p).search(sentence))
-        )
+        owned_negation = any(carries_negation(m.group()) for found in matches_by.values() for _, m in found)
+        asking = is_asking(sentence)
         for criterion in self.scenario.criteria:
             shared = stems & _description_stems(criterion.description)
             if shared:
                 hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))
                 for stem in shared:
                     hit.covered.setdefault(stem, []).append(sentence)
-            asks_count = criterion.id in self._asks and (statement.asks or is_question(sentence))
+            asks_count = criterion.id in self._asks and asking
             if statement.act is Act.question and not asks_count:
                 continue
-            matches = [(p, m) for p in criterion.evidence if (m := compiled(p).search(sentence))]
+            matches = matches_by[criterion.id]
             values = _value_cues(sentence, statement.negated_at, criterion_figures(self.scenario, criterion))
-            framing = bool(criterion.asks_about) and (statement.asks or is_question(sentence))
-            asked = [f"asked: {f.id}" for f in matching_facts(self.scenario, sentence) if f.id in criterion.asks_about] if framing else []
+            # Framing criteria require a question (the schema checks), so asks_count says it is one.
+            asked = [f"asked: {f.id}" for f in matching_facts(self.scenario, sentence) if f.id in criterion.asks_about] if criterion.asks_about and asks_count else []
             if not matches and not values and not asked:
                 continue
             hit = hits.setdefault(criterion.id, CriterionHit(criterion.id))

@@ -186,7 +186,7 @@ class OfflineInterviewer(SessionView):
         if can_follow_up:
             # A criterion this very answer spoke to (an asserted cue) is not probed: its probe is
             # written to draw the point out from scratch and would ask again what was just said.
-            missing = [c for c in self.session.missing_for_step(step) if not (c.id in analysis.hits and analysis.hits[c.id].cues)]
+            missing = [c for c in self.session.missing_for_step(step) if not _spoke_to(analysis, c)]
             for criterion in missing:
                 probe = criterion.probe if criterion.probe and criterion.probe not in self.state.used_probes else None
                 probe = probe or self._step_probe_for(step, criterion, analysis)
@@ -204,7 +204,7 @@ class OfflineInterviewer(SessionView):
         """The step's unused probe closest to a criterion that has no probe of its own, leaving out
         probes closer to a criterion already met or just spoken to: those would ask again."""
         covered = [c for c in self.scenario.criteria if c.step == step.id and c.id != criterion.id
-                   and (self.session.criterion_met(c) or (c.id in analysis.hits and analysis.hits[c.id].cues))]
+                   and (self.session.criterion_met(c) or _spoke_to(analysis, c))]
         target = content_stems(criterion.description)
 
         def asks_again(probe: str) -> bool:
@@ -278,6 +278,12 @@ class OfflineInterviewer(SessionView):
 
     def scorecard(self) -> Scorecard:
         return self.session.scorecard()
+
+
+def _spoke_to(analysis: TurnAnalysis, criterion: Criterion) -> bool:
+    """Whether this answer asserted one of the criterion's cues."""
+    hit = analysis.hits.get(criterion.id)
+    return hit is not None and bool(hit.cues)
 
 
 def _dump(citation: Citation | None) -> dict | None:

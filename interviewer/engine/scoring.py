@@ -18,10 +18,9 @@ from collections.abc import Iterable
 
 from interviewer.domain import CriterionResult, Framing, Scorecard, Status, StepCoaching, StudyItem
 from interviewer.engine import judge_model
-from interviewer.engine.clarify import framing_of, is_question
+from interviewer.engine.clarify import framing_of, is_asking
 from interviewer.engine.coaching import coach
 from interviewer.engine.evidence import SEMANTIC_PARTIAL, VALUE_TOLERANCE, CriterionHit, criterion_quantities
-from interviewer.engine.statements import analyse
 from interviewer.engine.text import quote
 from interviewer.units import BASE_UNIT
 from rubrics.schema import TIER_WEIGHTS, Criterion, Scenario
@@ -71,7 +70,7 @@ def rubric_rule(criterion: Criterion, hit: CriterionHit, contradicted_by: list[d
     """The evidence-only verdict from counted cues: status, rationale, quotes."""
     cue_count = len(hit.cues)
     evidence = [quote(q) for q in hit.quotes[:MAX_QUOTES]]
-    asked = "question" not in criterion.requires or any(analyse(q).asks or is_question(q) for q in hit.quotes)
+    asked = "question" not in criterion.requires or any(is_asking(q) for q in hit.quotes)
     numbered = "number" not in criterion.requires or any(cue.startswith("= ") for cue in hit.cues)
     counted = "open facts asked about" if criterion.asks_about else "evidence cues asserted"
     if cue_count >= criterion.min_cues and asked and numbered:
