@@ -430,13 +430,17 @@ _UNIT_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"tokens?\s?(?:/|per)\s?(?:param(?:eter)?|weight)s?\b", re.I), "tokens_per_param"),
     (re.compile(r"(?P<u>" + _SHORT_TIME_ALT + r")\s?(?:/|per|a|an|for each|each)\s?(?:(?:output|generated|decoded|new|decode|generation)[- ])?(?:tokens?|toks?)\b", re.I), "s_per_token"),
     (re.compile(r"(?:(?:output|generated|decoder|decode|decoded|new|input|prompt)\s)?(?:tokens?|toks?)\s?(?:/\s?s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)|tps\b|tok/s\b", re.I), "tokens_per_s"),
-    (re.compile(r"(?:req(?:uest)?s?|queries|quer(?:y|ies))\s?(?:/\s?s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)|qps\b|rps\b", re.I), "req_per_s"),
+    (re.compile(r"(?:req(?:uest)?s?|queries|quer(?:y|ies))\s?(?:/\s?(?P<t>s|sec|second|min|minute|h|hr|hour|day)\b|(?:per|a|an|each)\s+(?P<t2>sec(?:ond)?|min(?:ute)?|hour|day)\b)|qps\b|rps\b", re.I), "req_per_s"),
     (re.compile(r"(?P<p>[kKMGTP])(?P<i>i)?B" + _B), "bytes"),
     (re.compile(r"(?P<p>[kmgtp])(?P<i>i)?b" + _B + r"|(?P<p2>[KMGTP])b" + _B), "bytes_casual"),
     (re.compile(r"(?P<w>kilo|mega|giga|tera|peta|kibi|mebi|gibi|tebi|pebi)bytes?\b|gigs?\b|bytes?\b", re.I), "bytes_word"),
     (re.compile(r"(?P<u>" + _TIME_ALT + r")" + _B, re.I), "time"),
     (re.compile(r"%|\s?(?:percent|per\s?cent|pct)\b", re.I), "percent"),
 ]
+
+
+_REQUEST_PERIODS = {"s": 1.0, "sec": 1.0, "second": 1.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "day": 86400.0}
+"""Seconds in the period of a request rate ("req/s", "requests a minute", "queries per hour")."""
 
 
 def match_unit(text: str, pos: int) -> UnitMatch | None:
@@ -500,7 +504,8 @@ def _build_unit(kind: str, m: re.Match) -> tuple[Dim, float, float | None, bool]
     if kind == "tokens_per_s":
         return "tokens_per_s", 1.0, None, False
     if kind == "req_per_s":
-        return "req_per_s", 1.0, None, False
+        period = (_prefix_of(m, "t", "t2") or "s").lower()
+        return "req_per_s", 1.0 / _REQUEST_PERIODS[period.rstrip("s") if len(period) > 2 else period], None, False
     if kind in ("bytes", "bytes_casual"):
         prefix = _prefix_of(m, "p", "p2").lower()
         binary = bool(_prefix_of(m, "i"))

@@ -32,7 +32,7 @@ from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSen
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
 from interviewer.claims.scaling import check_scaling
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
-from interviewer.units import BASE_UNIT, format_bytes, format_value
+from interviewer.units import BASE_UNIT, format_bytes, format_count, format_value, parse_number
 
 logger = logging.getLogger(__name__)
 
@@ -112,9 +112,10 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
             covered = [check.span for check in formula_checks if check.span]
             claims = [c for c in claims if not any(lo <= parsed.offset + c[1].start < hi for lo, hi in covered)]
             results.extend(formula_checks)
+        wrong_inputs = {check.span: check for check in formula_checks if check.verdict == "incorrect" and check.span}
         for _, mention, topic in claims:
             try:
-                results.append(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1))
+                results.append(_on_wrong_input(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1), parsed, wrong_inputs))
             except (ArithmeticError, ValueError):
                 # Degenerate numbers (zeros, 1e308, overflow) that no calculator can take: no verdict
                 # is better than a wrong one or a crash. Found by bench/fuzz_claims.py.
@@ -139,6 +140,34 @@ _REPORTED = re.compile(
 )
 
 
+def _on_wrong_input(check: ClaimCheck, parsed: ParsedSentence, wrong_inputs: dict[tuple[int, int], ClaimCheck]) -> ClaimCheck:
+    """"Each HDR NIC does 25 Gb/s, so the all-reduce takes about 140 ms": the 25 Gb/s is wrong (it is
+    25 GB/s) and is the one to point out; the time worked from it is not judged against it."""
+    if check.verdict != "incorrect" or not wrong_inputs:
+        return check
+    for source in check.provenance:
+        if source.source != "stated" or not source.said:
+            continue
+        at = parsed.text.find(source.said)
+        span = (parsed.offset + at, parsed.offset + at + len(source.said)) if at >= 0 else None
+        wrong = next((w for s, w in wrong_inputs.items() if span and s[0] < span[1] and span[0] < s[1]), None)
+        if wrong is not None:
+            said = check.explanation.split(";")[0]
+            worked = re.search(r"\bI get ([^,;]+?)(?:,|;|\.\s|$)", check.explanation)
+            fixed = wrong.explanation.split(", but it is ", 1)[-1].split(":")[0]
+            return check.model_copy(update={
+                "verdict": "unverifiable",
+                "explanation": f"{said}. Worked from your {source.said}" + (f" it would be {worked.group(1)}" if worked else " it does not follow")
+                + f", but {source.said} is itself off (it is {fixed}), so I don't judge this number by it.",
+                "working": [f"{NOT_JUDGED}it rests on the stated {source.said}, which is wrong", *check.working],
+            })
+    return check
+
+
+_CORRECTION = re.compile(r"^\W*(?:no|nope|actually|sorry|oops|correction|rather)\b\s*[,:;.!-]", re.IGNORECASE)
+"""The next sentence opens by correcting what was reported: "Earlier I said around 6.5e5; no, it's 65,504"."""
+
+
 def _withdrawn_before(sentence: str, following: str) -> int:
     """Numbers before this offset are withdrawn or reported, not claimed: the sentence retracts
     them ("…; that was wrong", "scratch that"), reports someone's figure it goes on to reject, or
@@ -146,7 +175,7 @@ def _withdrawn_before(sentence: str, following: str) -> int:
     retraction = _RETRACTION.search(sentence)
     if retraction and (_REPORTED.search(sentence) or retraction.start() > len(sentence) // 3):
         return retraction.start()
-    if _REPORTED.search(sentence) and _RETRACTION.search(following) and len(following.split()) <= 12:
+    if _REPORTED.search(sentence) and (_RETRACTION.search(following) or _CORRECTION.match(following)) and len(following.split()) <= 12:
         return len(sentence)
     return 0
 
@@ -190,7 +219,7 @@ _RESTATED_AS = re.compile(
     r"\s*(?:about|around|roughly|approximately|approx\.?|~|≈|only|just|nearly|almost|basically|like)?\s*",
     re.IGNORECASE,
 )
-_RESTATABLE = frozenset({"seconds", "bytes", "FLOPs", "FLOP/s", "bytes/s"})
+_RESTATABLE = frozenset({"seconds", "bytes", "FLOPs", "FLOP/s", "bytes/s", "req_per_s"})
 
 
 def _restatement_slips(parsed: ParsedSentence) -> list[ClaimCheck]:
@@ -209,6 +238,9 @@ def _restatement_slips(parsed: ParsedSentence) -> list[ClaimCheck]:
             continue
         unit = BASE_UNIT.get(first.dim, "count")
         shown = format_value(first.value, unit)
+        if first.dim == "req_per_s" and (written := parse_number(second.text.split()[0])):
+            # "2,000 req/s is 1.2e6 requests a minute": say it in the second one's period
+            shown = f"{format_count(first.value * written / second.value)} {second.unit_text.strip()}"
         found.append(ClaimCheck(
             text=parsed.text.strip(), quantity="the same quantity in another unit", claimed=_finite(second.value),
             computed=_finite(first.value), unit=unit, verdict="incorrect",
@@ -567,7 +599,7 @@ def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:
         "comes from an earlier sentence" in doubt for doubt in doubts)
 
 
-_PLAIN_PREMISES = frozenset({"gpus", "params", "batch", "seq", "tokens", "layers", "kv_heads", "head_dim", "heads", "hidden", "vocab"})
+_PLAIN_PREMISES = frozenset({"gpus", "params", "batch", "seq", "tokens", "layers", "kv_heads", "head_dim", "heads", "hidden", "vocab", "tp"})
 """Inputs stated as plain numbers in the sentence or two before ("Our model has 40 layers ..."), taken as given."""
 _NAMED_PREMISES = frozenset({"gpu", "dtype", "mfu", "model", "zero", "nodes", "bandwidth"})
 _POINTS_BACK = re.compile(

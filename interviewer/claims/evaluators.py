@@ -941,13 +941,15 @@ def _realistic_above_floor(r: Resolver, claim: Mention, ev: Evaluation) -> None:
     memory_bound = [c for c in ev.candidates if c.mistake is None and "read once per token" in c.summary]
     if len(memory_bound) != len([c for c in ev.candidates if c.mistake is None]):
         return  # a compute-bound step has no bandwidth slack to speak of
-    reading = (ev.readings or [Reading(claim.value)])[0]
+    readings = ev.readings or [Reading(claim.value)]
     _, size = _bytes_per_element(str(memory_bound[0].inputs.get("dtype", "fp16")))
-    if size < 2 and any(abs(reading.value / (c.value * 2 / size) - 1) <= claim.tolerance for c in memory_bound):
+    if size < 2 and any(abs(readings[0].value / (c.value * 2 / size) - 1) <= claim.tolerance for c in memory_bound):
         return  # "in int8 decode takes 6.6 ms": the 16-bit time, not a slow int8 loop
     # Within the realistic band of one reading: a time faster than a split's floor but far slower than
-    # it, and faster than the one-GPU floor, is no realistic figure for either.
-    if any(c.value * (1 + claim.tolerance) < reading.value <= (c.high if c.high is not None else c.value) / REALISTIC_BANDWIDTH_SHARE for c in memory_bound):
+    # it, and faster than the one-GPU floor, is no realistic figure for either. "600 tok/s per card"
+    # over a batch of 20 is one 33 ms step for all of them, however it reads per sequence.
+    if any(c.value * (1 + claim.tolerance) < reading.value <= (c.high if c.high is not None else c.value) / REALISTIC_BANDWIDTH_SHARE
+           for c in memory_bound for reading in readings):
         ev.doubts.append(f"{claim.text.strip()} is slower than the memory-bandwidth floor; a real decode loop runs "
                          f"well under peak bandwidth (I allow down to {REALISTIC_BANDWIDTH_SHARE:.0%}), so as a measured time it may be right")
 
@@ -1261,6 +1263,9 @@ def train_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     return ev
 
 
+_FORWARD_ONLY = r"\bforward\b|\binferenc|\bdecod|\bgenerat|\bserv(?:e|es|ing)\b|\bprefill|\bprompt"
+
+
 def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "FLOPs")
     notes = ev.notes
@@ -1269,6 +1274,7 @@ def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         r.parsed.clause_of(m.start) == claim.clause and m.end <= claim.start for m in r.sentence_mentions("tokens", "seq")
     ):
         per_token = False  # "2 FLOPs per parameter per token × 500 tokens = 2 TFLOPs": the per-token rate times a token count
+    training = per_token and not _text_has(r, _FORWARD_ONLY)
     presets = model_presets(r, notes) if r.in_sentence("params") is None else []
     seq_found = None if per_token else r.number("seq", "tokens", as_seq=True)
     batch_found = r.number("batch")
@@ -1286,6 +1292,8 @@ def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                 value = float(b["estimate_2N_tokens"]) / (seq * batch)
                 ev.candidates.append(Candidate(value, f"2·N = 2 × {int(b['params']):,} params per token", label, "forward-flops", inputs, list(result.working)))
                 ev.candidates.append(Candidate(float(b["flops_per_token"]), "counted matmul FLOPs per token (embedding lookups are free)", _label_join(label, "counted matmuls (no embedding lookups)"), "forward-flops", inputs, list(result.working)))
+                if training:
+                    ev.candidates.append(Candidate(3 * value, f"6·N per training token = 6 × {int(b['params']):,} params", _label_join(label, "6·N per token (training: forward and backward)"), "forward-flops", inputs, list(result.working)))
             else:
                 ev.candidates.append(Candidate(result.value, f"counted forward FLOPs of {preset} at {seq:,} tokens × {batch} (FlopCounterMode, causal attention)", label, "forward-flops", inputs, list(result.working)))
                 ev.candidates.append(Candidate(float(b["estimate_2N_tokens"]), f"2·N·tokens = 2 × {int(b['params']):,} × {seq * batch:,}", _label_join(label, "2·N per token (attention ignored)"), "forward-flops", inputs, list(result.working)))
@@ -1311,6 +1319,11 @@ def forward_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         value = 2 * option.value * tokens
         ev.candidates.append(Candidate(value, f"2·N per token = 2 × {format_count(option.value)} params" + (f" × {tokens:,} tokens" if tokens > 1 else ""), option.label, None, {"params": option.value, "tokens": tokens},
                                        [f"forward ≈ 2·N FLOPs per token (Kaplan et al. 2020, §2.1): 2 × {option.value:.4g} × {tokens:,} = {value:.4g} FLOPs (attention's 4·s²·d per layer not included)"]))
+        if training:
+            # "a 70B model needs 4.2e11 FLOPs per token": unless the sentence says forward or inference,
+            # a training token costs forward plus backward, 6·N (Kaplan et al. 2020, §2.1).
+            ev.candidates.append(Candidate(3 * value, f"6·N per training token = 6 × {format_count(option.value)} params", _label_join(option.label, "6·N per token (training: forward and backward)"), None,
+                                           {"params": option.value, "tokens": tokens}, [f"training ≈ 6·N FLOPs per token (Kaplan et al. 2020, §2.1): 6 × {option.value:.4g} = {3 * value:.4g} FLOPs"]))
         if attention:
             # Attention's QKᵀ and AV add 4·s²·d per layer per sequence (2·s²·d with a causal kernel).
             for share, label in ((0.5, "plus causal attention, 2·s²·d per layer"), (1.0, "plus attention, 4·s²·d per layer")):
@@ -1349,6 +1362,49 @@ def attention_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         ev.candidates.append(Candidate(both * scale, f"QKᵀ and AV: 4·s²·d = 4 × {seq:,}² × {width:,}{suffix}", layer_label, None, {"seq": seq, "hidden": width, "layers": layers}, working))
         ev.candidates.append(Candidate(both * scale / 2, f"2·s²·d{suffix} (one of the two matmuls, or both with causal masking skipped)",
                                        _label_join(layer_label, "one matmul, or causal (half)"), None, {"seq": seq, "hidden": width, "layers": layers}, working))
+    return ev
+
+
+_ONE_HEAD = r"\b(?:one|a|per|each|a\s+single|single)\s+head(?:'s)?\b|\bhead'?s\b"
+_ALL_LAYERS = r"\b(?:all|every|the\s+\d+)\s+layers\b|\bacross\s+(?:the\s+)?layers\b|\bwhole\s+(?:model|network)\b"
+
+
+def attention_scores(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
+    """Memory of the attention score matrix QKᵀ (and the softmax of it, the same shape): s × s
+    elements per head and sequence (Vaswani et al. 2017, §3.2), in the activation dtype or fp32 for
+    the softmax. FlashAttention never materialises it (Dao et al. 2022), so a claim of it is read as
+    the unfused size. One head when the sentence says so, else one head or all heads of a layer."""
+    ev = Evaluation(topic, "bytes")
+    notes = ev.notes
+    seqs = sorted({int(context_length(m.value, m.used_k)) for m in r.sentence_mentions("seq", "tokens") if m.value >= 16})
+    if not seqs:
+        seq_found = r.number("seq", "tokens", as_seq=True)
+        if seq_found is None:
+            raise MissingInput("the sequence length")
+        seqs = [_int(seq_found, "sequence length")]
+        notes.append(seq_found.note("s", f"{seqs[0]:,}"))
+    else:
+        notes.append("s = " + " or ".join(f"{seq:,}" for seq in seqs) + " (stated)")
+    heads_options = [(1, "one head")]
+    if not _text_has(r, _ONE_HEAD):
+        heads_found = r.number("heads")
+        if heads_found is not None:
+            heads_options.append((_int(heads_found, "heads"), f"all {_int(heads_found, 'heads')} heads of a layer"))
+    layers_found = r.number("layers") if _text_has(r, _ALL_LAYERS) else None
+    layers = _int(layers_found, "layers") if layers_found is not None else 1
+    batch_found = r.in_sentence("batch")
+    batch = _int(r.use("batch", batch_found), "batch") if batch_found is not None else 1
+    dtype, stated = _dtype(r, notes, "fp16")
+    sizes = sorted({_bytes_per_element(dtype)[1], 4.0}) if stated else [2.0, 4.0]
+    for seq in seqs:
+        for heads, heads_label in heads_options:
+            for size in sizes:
+                value = seq * seq * heads * size * batch * layers
+                label = _label_join(heads_label if len(heads_options) > 1 else None, f"{size:g}-byte elements" if len(sizes) > 1 else None,
+                                    f"s = {seq:,}" if len(seqs) > 1 else None)
+                summary = f"QKᵀ scores: s² × heads × bytes = {seq:,}² × {heads} × {size:g} B" + (f" × {batch} sequences" if batch > 1 else "") + (f" × {layers} layers" if layers > 1 else "")
+                ev.candidates.append(Candidate(value, summary, label, None, {"seq": seq, "heads": heads, "bytes": size, "batch": batch, "layers": layers},
+                                               [f"QKᵀ is s × s per head (Vaswani et al. 2017, §3.2): {summary} = {value:.4g} bytes"]))
     return ev
 
 
@@ -1610,6 +1666,7 @@ EVALUATORS = {
     "train-flops": train_flops,
     "forward-flops": forward_flops,
     "attention-flops": attention_flops,
+    "attention-scores": attention_scores,
     "chinchilla-tokens": chinchilla,
     "chinchilla-params": chinchilla,
     "chinchilla-flops": chinchilla,

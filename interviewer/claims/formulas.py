@@ -14,6 +14,8 @@
   Fedus et al. 2021, Switch Transformer §2.2, where k = 1).
 - Training throughput: sequences × tokens per sequence / step time, the batch and step time stated in
   this or the last sentence.
+- InfiniBand port rates (InfiniBand Trade Association roadmap): EDR 100, HDR 200, NDR 400, XDR 800 Gb/s
+  per 4x port each way ("each HDR NIC does 25 GB/s"); both ways together is accepted too.
 - IEEE-754 half precision and bfloat16 limits (IEEE 754-2008; Google's bfloat16 format): fp16's
   largest finite value 65,504, smallest normal 6.10e-5, smallest subnormal 5.96e-8; bf16's largest
   3.39e38 and smallest normal 1.18e-38; fp8 E4M3 448 and E5M2 57,344 (Micikevicius et al. 2022).
@@ -136,6 +138,8 @@ def _tokens_per_step(sentence: str, offset: int, before: str) -> Iterator[ClaimC
 _RATE = r"(?<![\d,.])(?P<{0}>" + _NUM + r")\s*(?P<{0}m>[kKM]\b)?\s*(?:[\w-]+\s+)?(?P<{0}u>tokens?\s*/\s*s(?:ec)?\b|tok\s*/\s*s\b|tokens?\s+(?:per|a)\s+second|req(?:uest)?s?\s*/\s*s(?:ec)?\b|requests?\s+(?:per|a)\s+second|rps\b|qps\b|queries\s*(?:/\s*s|per\s+second))"
 _PER_UNIT = r"\b(?:each|per|one|a\s+single|every|a)\s+(?:[\w-]+\s+){0,2}?(?:replicas?|gpus?|nodes?|servers?|instances?|pods?|workers?|copy|copies|cards?|boxes|a10gs?|a100s?|h100s?|l4s?|t4s?)\b"
 _PER_UNIT_RATE = re.compile(_PER_UNIT + r"[^.;\d]{0,40}?" + _RATE.format("r"), re.IGNORECASE)
+_RATE_PER_UNIT = re.compile(_RATE.format("r") + r"\s+" + _PER_UNIT.replace(r"\b(?:each|per|one|a\s+single|every|a)", r"\b(?:per|a|each|on\s+each|for\s+each)", 1), re.IGNORECASE)
+""""600 tok/s per card": the per-unit rate, said after the number."""
 _ANY_RATE = re.compile(_RATE.format("t"), re.IGNORECASE)
 _UNITS_NEEDED = re.compile(
     r"\b(?:need|needs|needed|so|then|→|->|=|it'?s|that'?s|means|gives|requires?|takes)\b[^.;\d]{0,25}?(?P<c>\d[\d,]*(?:\.\d+)?)\s+"
@@ -161,7 +165,7 @@ def _replicas(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
     if _HEADROOM.search(sentence) or not _A_RATE_UNIT.search(sentence + before):
         return
     text = f"{before} {sentence}"
-    per_unit = list(_PER_UNIT_RATE.finditer(text))
+    per_unit = list(_PER_UNIT_RATE.finditer(text)) or list(_RATE_PER_UNIT.finditer(text))
     if len(per_unit) != 1:
         return
     unit_rate = _rate_value(per_unit[0], "r")
@@ -274,6 +278,33 @@ def _throughput(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]
             yield check
 
 
+_INFINIBAND_GBITS = {"edr": 100.0, "hdr100": 100.0, "hdr": 200.0, "ndr200": 200.0, "ndr": 400.0, "xdr": 800.0}
+"""Signalling rate of one 4x InfiniBand port, Gb/s each way (InfiniBand Trade Association roadmap)."""
+_LINK_RATE = re.compile(
+    r"\b(?P<g>EDR|HDR100|HDR|NDR200|NDR|XDR)\b(?:\s+(?:InfiniBand|IB))?\s+(?:NICs?|HCAs?|links?|ports?|cards?|adapters?)?[^.;\d]{0,30}?(?P<c>" + _NUM + r")\s*(?P<u>[GT]b(?:it)?/s|[GT]bps|[GT]B/s)",
+    re.IGNORECASE,
+)
+
+
+def _link_rates(sentence: str, offset: int) -> Iterator[ClaimCheck]:
+    """"Each HDR NIC does 25 Gb/s" (200 Gb/s = 25 GB/s): an InfiniBand port's rate, one way or both."""
+    for match in _LINK_RATE.finditer(sentence):
+        if re.search(r"\d\s*(?:[x×]\s*)?$|\b(?:eight|four|two|sixteen|several|multiple)\s+$", sentence[:match.start()], re.I) or re.search(
+            r"\bnodes?\b|\bper\s+(?:gpu|server|host|box)\b|\btotal\b|\baggregate\b|\bcombined\b|\bacross\b|\ball\b(?!-)", sentence[match.start("g"):match.end() + 25], re.I
+        ):
+            continue  # "8 HDR NICs: 200 GB/s per node": several ports together, not one port's rate
+        claimed = _number(match.group("c"))
+        unit = match_unit(match.group("u"), 0)
+        if claimed is None or unit is None or unit.dim != "bytes/s":
+            continue
+        one_way = _INFINIBAND_GBITS[match.group("g").lower()] * 1e9 / 8
+        check = _check(sentence, offset, match, "c", "InfiniBand link rate", claimed * unit.factor, [one_way, 2 * one_way], "bytes/s",
+                       f"{match.group('c')} {match.group('u')}", f"{one_way * 8 / 1e9:g} Gb/s ({one_way / 1e9:g} GB/s) each way",
+                       f"{match.group('g').upper()} InfiniBand: {one_way * 8 / 1e9:g} Gb/s per 4x port each way, {2 * one_way * 8 / 1e9:g} Gb/s both ways")
+        if check:
+            yield check
+
+
 def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator[ClaimCheck]:
     """Every formula application and datasheet constant in one sentence, checked (``before`` is the
     sentence before it, which may state the inputs: a batch of sequences and their length)."""
@@ -281,6 +312,7 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
     yield from _replicas(sentence, offset, before)
     yield from _expert_capacity(sentence, offset, before)
     yield from _throughput(sentence, offset, before)
+    yield from _link_rates(sentence, offset)
     for match in _BUDGET.finditer(sentence):
         p = float(match.group("p"))
         if match.group("period"):

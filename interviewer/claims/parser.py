@@ -640,8 +640,10 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_layer")
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")
+    _fronted_scope(parsed, mention)
     _inherit_compared_scope(parsed, mention)
     _whole_after_part(parsed, mention)
+    _whole_before_part(parsed, mention)
     header = parsed.header_of(mention.start)
     if header:
         for marker, pattern in _HEADER_MARKERS:
@@ -680,6 +682,42 @@ def _whole_after_part(parsed: ParsedSentence, mention: Mention) -> None:
         return
     mention.markers -= {"per_gpu", "sent"}
     mention.markers.add("total")
+
+
+_SHARDED_DOWN_TO = re.compile(
+    r"(?:\s+of\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:(?:is|are|gets?)\s+)?(?:shard(?:s|ed)?|split(?:s)?|divided|spread|partitioned|cut|drops?|comes?|goes)"
+    r"(?:\s+(?:over|across)\s+(?:the\s+|all\s+)?(?:\d+\s+)?[\w-]+)?\s+(?:down\s+)?(?:to|into)\s+(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*|just\s+)?",
+    re.I,
+)
+
+
+def _whole_before_part(parsed: ParsedSentence, mention: Mention) -> None:
+    """"the 160 GB of model states shards down to about 20 GB per GPU": the first number is the whole
+    the per-GPU share is cut from, so it is a total, whatever per-GPU words the clause holds."""
+    previous = parsed.mentions[-1] if parsed.mentions else None
+    if previous is None or previous.dim != mention.dim or "per_gpu" not in mention.markers:
+        return
+    if _SHARDED_DOWN_TO.fullmatch(parsed.masked[previous.end:mention.start]):
+        previous.markers -= {"per_gpu", "sent"}
+        previous.markers.add("total")
+
+
+_FRONTED_SCOPE = [
+    ("per_gpu", re.compile(r"^\W*(?:(?:so|then|and|now)\s*,?\s+)?(?:on\s+)?(?:each|every|per|one)\s+(?:gpu|device|rank|card|worker|shard)\b\s*,?", re.I)),
+    ("per_token", re.compile(r"^\W*(?:(?:so|then|and|now)\s*,?\s+)?(?:per|for\s+each|for\s+every|for\s+one|for\s+a\s+single|each|every)\s+(?:new\s+|generated\s+|output\s+)?token\b\s*,?", re.I)),
+]
+_CLAUSE_TURN = re.compile(r"[,;:]|\b(?:and|but|while|whereas|so|which|because|since|versus|vs|compared|whole|total|all)\b", re.I)
+
+
+def _fronted_scope(parsed: ParsedSentence, mention: Mention) -> None:
+    """"Per token, a forward pass costs about 13.5 GFLOPs", "Each GPU then holds about 47 GB": a scope
+    that opens the sentence applies to the numbers of its first clause, however the clauses split."""
+    if mention.markers & _SCOPE_MARKERS or mention.dim in ("parameters", "tokens", "number", "count", "fraction"):
+        return
+    for marker, pattern in _FRONTED_SCOPE:
+        opening = pattern.match(parsed.masked)
+        if opening and opening.end() <= mention.start and not _CLAUSE_TURN.search(parsed.masked[opening.end():mention.start]):
+            mention.markers.add(marker)
 
 
 _HEADER_MARKERS = [

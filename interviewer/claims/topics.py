@@ -48,6 +48,7 @@ TOPICS: dict[str, Topic] = {
         Topic("train-flops", "training compute", "train-flops"),
         Topic("forward-flops", "forward-pass FLOPs", "forward-flops"),
         Topic("attention-flops", "attention FLOPs (QKᵀ and AV)", None),
+        Topic("attention-scores", "attention score matrix memory", None, r"\bflash\s*attention\b|\bfused\b|\btiles?\b|\bblocks?\b"),
         Topic("chinchilla-tokens", "tokens (compute-optimal)", "chinchilla", r"\btokens?\s+per\s+param\w*|\b(?:we\s+have|corpus|dataset|data\s+set|available|unique)\b"),
         Topic("chinchilla-params", "parameters (compute-optimal)", "chinchilla"),
         Topic("chinchilla-flops", "training compute (compute-optimal)", "chinchilla"),
@@ -279,6 +280,18 @@ _DECODE_CONTEXT = re.compile(
     r"\bdecod|\bgenerat|\bmemory[- ]bound|\bbandwidth\b|\bweights?\b|\bfloor\b|\btpot\b|\binter[- ]token|\bper\s+(?:user|stream|sequence|request)\b|\bhbm\b|\bbatch\b|\bspeculative\b",
     re.IGNORECASE,
 )
+_SCORE_MATRIX = re.compile(r"\b(?:attention\s+|score\s+|scores\s+|qk(?:ᵀ|\^?t)?\s+|softmax\s+)(?:score\s+)?(?:matri(?:x|ces)|tensors?)\b|\battention\s+scores?\b(?!\s+(?:matmul|flops))", re.IGNORECASE)
+
+
+_REQUIRED_LEAD = re.compile(r"\b(?:need|needs|require[sd]?|must\s+(?:serve|handle|sustain|deliver)|have\s+to\s+(?:serve|handle)|target(?:ing)?|demand(?:s|ing)?|want|peak\s+(?:of|is|at)|at\s+peak)\b[^,;]{0,20}$", re.I)
+
+
+def _training_step(parsed: ParsedSentence) -> bool:
+    """"A step is 6 × 70B × 4.2M tokens ≈ 1.76e18 FLOPs ... so ~110 s per step": 6·N·D, or millions of
+    tokens in one step, make it a training step, not a decode step."""
+    return bool(re.search(r"\b6\s*[×x*·]\s*\d|\b6\s*·?\s*N\b", parsed.masked)) or any(m.dim == "tokens" and m.value >= 1e5 for m in parsed.mentions)
+
+
 _PER_TOKEN_WORDS = re.compile(r"\bper\s+(?:output\s+|generated\s+|new\s+)?token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+|output\s+)?token\b|\b(?:per|each|every|a|one)\s+(?:decode\s+|decoding\s+)?step\b|\bstep\s+time\b|\btpot\b|\binter[- ]token\b|\bitl\b", re.IGNORECASE)
 _TARGET_WORDS = re.compile(r"\b(?:slo|slos|target|budget|deadline|requirement|p\d{2}(?:\.\d)?|must|should|goal|cap(?:ped)?|limit|max(?:imum)?|wait|timeout|interval|window)\b", re.IGNORECASE)
 _STAYS_UNDER = re.compile(r"\b(?:stays?|remains?|comes?\s+in|finish(?:es)?|completes?|runs?|lands?|fits?)\s+(?:well\s+|comfortably\s+|easily\s+)?(?:under|below|within)\s*$", re.IGNORECASE)
@@ -497,6 +510,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
             # "The gradients of a 7B model in bf16 are 14 GB, so the ring all-reduce ...": a size claim
         if "bandwidth" in mention.unit_text.lower():
             return None
+        if _SCORE_MATRIX.search(clause_text):
+            return "attention-scores"  # "one head's fp16 score matrix at 4k is 32 MiB": not the weights
         wide_lead = parsed.masked[max(0, mention.start - 60):mention.start]
         if _BYTES_INPUT_LEAD.search(lead) or _CAPACITY_LEAD.search(wide_lead) or _CAPACITY_AFTER.match(parsed.masked[mention.end:mention.end + 30]):
             return None  # "fits in 80 GB", "8 H100s (640 GB)": a capacity, not a claim
@@ -590,6 +605,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         if mention.direction == "at_most" and _TARGET_WORDS.search(text):
             return None  # "p99 TPOT ≤ 30 ms": a target, not a computed time
         if dim == "tokens_per_s":
+            if _REQUIRED_LEAD.search(lead):
+                return None  # "we need 30k tok/s": the load to serve, not a speed claimed
             if _TRAINING_RATE.search(text) or _AGGREGATE_RATE.search(text) or _others(parsed, mention, "req_per_s") or (
                 re.search(r"\bprocess\w*|\bthroughput\b|\bFLOP/s\b|\bflops\b", text, re.IGNORECASE) and not _cue_in("decode", clause_text)
             ):
@@ -619,7 +636,7 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
             return None  # "what four weeks allow": a budget
         if re.match(r"^\s*(?:per|/|a|each|for\s+each|every)\s*(?:output\s+|new\s+|generated\s+|decode\s+)?(?:token|step)\b", parsed.masked[mention.end:mention.end + 25], re.IGNORECASE) and (
             _cue_in("decode", text) or has_gpu or _entities(parsed, "model") or _others(parsed, mention, "parameters") or re.search(r"\bkv\b|\bbatch", text, re.I)
-        ) and not (_allreduce_context(parsed, text) or re.search(r"\btrain|\bbackward|\bgradient|\boptimi[sz]er", text, re.IGNORECASE)):
+        ) and not (_allreduce_context(parsed, text) or re.search(r"\btrain|\bbackward|\bgradient|\boptimi[sz]er", text, re.IGNORECASE) or _training_step(parsed)):
             return "decode"  # "≈ 9 ms per step": one decode step
         names = [name for name in ("prefill", "decode", "allreduce", "time-to-train") if _cue_in(name, text) or (name == "allreduce" and _allreduce_context(parsed, text))]
         if "allreduce" in names and re.match(r"\s*(?:[\w-]+\s+){0,2}?(?:plus|\+|on\s+top\s+of|excluding|without|before|besides|not\s+counting)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?all[- ]?reduce",
@@ -720,6 +737,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         return None
 
     if dim == "count":
+        if re.match(r"\s*(?:\w+\s+)?(?:at|each\s+at|of)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?[\d.,]+\s*k?\s*(?:tok(?:en)?s?\s*/\s*s|tokens?\s+(?:per|a)\s+second|tps)\b", parsed.masked[mention.end:mention.end + 50], re.I):
+            return None  # "20 concurrent streams at ~30 tok/s each": the batch a rate is quoted at, an input
         if _others(parsed, mention, "req_per_s") or _cue_in("littles-law", text):
             return "littles-law"
         return None

@@ -1,0 +1,71 @@
+"""Claims from dev set e (bench/data/claims/claims_dev_e.yaml, the former sealed set 4) that the checker
+called wrong although they were right, each with a wrong twin that must still be caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import check_claims
+from rubrics.loader import get_scenario
+
+
+def verdict_on(text: str, claim: str, scenario: str) -> str | None:
+    """The verdict on the claim whose span covers ``claim`` (None when nothing was checked there)."""
+    facts = dict(get_scenario(scenario).scenario.facts)
+    at = text.index(claim)
+    on = [c for c in check_claims(text, facts) if c.span and c.span[0] < at + len(claim) and at < c.span[1]]
+    return next((c.verdict for c in on if c.verdict == "incorrect"), on[0].verdict if on else None)
+
+
+def incorrect_anywhere(text: str, scenario: str) -> list[str]:
+    return [c.explanation for c in check_claims(text, dict(get_scenario(scenario).scenario.facts)) if c.verdict == "incorrect"]
+
+
+@pytest.mark.parametrize(("text", "scenario"), [
+    # the whole a per-GPU share is cut from is a total
+    ("With ZeRO-3 across the 8 cards, the 160 GB of model states shards down to about 20 GB per GPU, which leaves roughly half of each 40 GB card for activations.", "train-10b-8gpu"),
+    # a scope that opens the sentence: per GPU, per token
+    ("Suppose we put the whole model on 2 H100s with TP. Each GPU then holds about 47 GB of bf16 weights.", "moe-routing"),
+    ("Per token, a forward pass costs about 13.5 GFLOPs for the 7B, 2 FLOPs per parameter.", "attention-vs-rnn"),
+    # one head's score matrix is not the model's weights
+    ("With a 4k context instead of 2k, one head's fp16 score matrix in Llama-2-7B is 32 MiB.", "attention-vs-rnn"),
+    # a request rate restated per minute is not a concurrency
+    ("2,000 req/s is 1.2e5 requests a minute.", "monitoring-drift"),
+    # a training token costs 6·N unless the sentence says forward
+    ("The cluster does about 2e17 useful FLOP/s. A 70B model needs 4.2e11 FLOPs per token, so we chew through ~480k tokens per second.", "compute-optimal-sizing"),
+    # a training step is not a decode step
+    ("A step is 6 × 70B × 4.2M tokens ≈ 1.76e18 FLOPs, and at 40% of 128 × 312 TFLOP/s we do 1.6e16 per second, so ~110 s per step.", "parallelism-allreduce"),
+    # a batch's per-stream rate and a per-card total are above the floor, and a required load is no claim
+    ("Each A10G might sustain about 20 concurrent streams at ~30 tok/s each, so 600 tok/s per card; we need 30k tok/s, so about 50 A10Gs.", "serve-2b-p99"),
+    # a figure reported and corrected at once
+    ("Earlier I said fp16 max was around 6.5e5; no, it's 65,504.", "mixed-precision-failures"),
+])
+def test_right_claims_from_dev_set_e_are_not_called_wrong(text: str, scenario: str) -> None:
+    assert incorrect_anywhere(text, scenario) == []
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario"), [
+    ("With ZeRO-3 across the 8 cards, the 160 GB of model states shards down to about 40 GB per GPU.", "40 GB", "train-10b-8gpu"),
+    ("Suppose we put the whole model on 2 H100s with TP. Each GPU then holds about 93 GB of bf16 weights.", "93 GB", "moe-routing"),
+    ("Per token, a forward pass costs about 50 GFLOPs for the 7B, 2 FLOPs per parameter.", "50 GFLOPs", "attention-vs-rnn"),
+    ("At 8k tokens one head's fp16 attention matrix is 32 MiB.", "32 MiB", "attention-vs-rnn"),
+    ("2,000 req/s is 1.2e6 requests a minute.", "1.2e6 requests a minute", "monitoring-drift"),
+    ("A 70B model needs 4.2e12 FLOPs per token for training.", "4.2e12 FLOPs", "compute-optimal-sizing"),
+    ("Each A10G might sustain about 20 concurrent streams at ~30 tok/s each, so 600 tok/s per card; we need 30k tok/s, so about 10 A10Gs.", "10 A10Gs", "serve-2b-p99"),
+    ("Each HDR NIC does 25 Gb/s, so the 2 GB all-reduce takes about 140 ms.", "25 Gb/s", "parallelism-allreduce"),
+])
+def test_their_wrong_twins_are_caught(text: str, claim: str, scenario: str) -> None:
+    assert verdict_on(text, claim, scenario) == "incorrect"
+
+
+def test_a_result_worked_from_a_wrong_input_is_not_judged_by_it() -> None:
+    """The wrong premise is pointed out; the time computed from it is left alone, with the reason."""
+    text = "Each HDR NIC does 25 Gb/s, so the 2 GB all-reduce takes about 140 ms."
+    checks = check_claims(text, dict(get_scenario("parallelism-allreduce").scenario.facts))
+    time = next(c for c in checks if c.unit == "seconds")
+    assert time.verdict == "unverifiable"
+    assert "25 Gb/s is itself off" in time.explanation
+
+
+def test_several_ports_together_are_not_one_ports_rate() -> None:
+    assert incorrect_anywhere("DGX A100 has 8 HDR compute NICs (one per GPU): 200 GB/s per node per direction.", "parallelism-allreduce") == []
