@@ -460,6 +460,15 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
     if check.verdict != "correct" and arithmetic is not None and _plain_arithmetic(parsed.text, arithmetic.expression) and clearly_disagrees(arithmetic, mention):
         # "25.8 GB at 3.35 TB/s is about 77 ms": wrong by the candidate's own numbers, whatever the inputs were meant to be
         return _wrong_own_arithmetic(arithmetic, mention, said, **_claim_fields(text, topic, mention, span) | {"calculator": None})
+    if _not_judged(check) and _set_up_just_before(parsed, resolver):
+        # "Imagine a 4-GPU box with 24 GB cards. With ZeRO-3 the model states come to about 20 GB per
+        # card.": the sentence before changed the set-up on purpose, so its inputs are this claim's.
+        trusting = Resolver(parsed, mention, context, facts, claims)
+        trusting.trust_premises = True
+        third = _evaluate(parsed, mention, topic, trusting, text, said, span, arithmetic)
+        if third.verdict in ("correct", "incorrect"):
+            premises = "; ".join(f"{_INPUT_NAMES.get(n, n)} {f.text or f.value}" for n, f in resolver.used if context.carried_from_elsewhere(f))
+            check = third.model_copy(update={"explanation": f"{third.explanation} (With what you set up just before: {premises}.)"})
     if _not_judged(check) and (resolver.ambiguous or any(context.carried_from_elsewhere(found) for _, found in resolver.used)):
         # Another sentence's values may not apply here; the scenario's may. If the claim is wrong
         # with this sentence and the scenario alone, that is certain; if it is right, it is right.
@@ -578,6 +587,22 @@ def asks_which_quantity(claim: dict) -> bool:
         # inputs differs ("2 × 2e9 × 500 = 2e12 FLOPs" read with a 2,048-token context): nothing to ask.
         return False
     return claim.get("verdict") == "unverifiable" and bool(working) and (OUTSIDE_SCOPE in working[0] or working[0].startswith(NOT_JUDGED))
+
+
+_HYPOTHETICAL_SET_UP = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|now|so|and)\s*,?\s+)?(?:imagine|suppose|supposing|say|assume|assuming|let'?s\s+(?:say|assume|take|go\s+with|switch|put)|picture|what\s+if|if\s+we\s+(?:had|have|go|switch|use|put|only))\b",
+    re.IGNORECASE,
+)
+
+
+def _set_up_just_before(parsed: ParsedSentence, resolver: Resolver) -> bool:
+    """Whether every input carried into this claim comes from the sentence right before it, and that
+    sentence sets up a hypothetical on purpose ("Suppose we go with the A10G.", "Say we serve
+    8k-token prompts."): then its inputs are this claim's, not another system's."""
+    if resolver.ambiguous or resolver.context.new_option or not _HYPOTHETICAL_SET_UP.search(parsed.previous_text):
+        return False
+    carried = [found for _, found in resolver.used if resolver.context.carried_from_elsewhere(found)]
+    return bool(carried) and all(resolver.context.sentence - found.sentence == 1 for found in carried)
 
 
 def _premises_only(resolver: Resolver, check: ClaimCheck) -> bool:

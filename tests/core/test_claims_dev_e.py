@@ -69,3 +69,17 @@ def test_a_result_worked_from_a_wrong_input_is_not_judged_by_it() -> None:
 
 def test_several_ports_together_are_not_one_ports_rate() -> None:
     assert incorrect_anywhere("DGX A100 has 8 HDR compute NICs (one per GPU): 200 GB/s per node per direction.", "parallelism-allreduce") == []
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario", "expected"), [
+    ("Imagine a 4-GPU box with 24 GB cards. With ZeRO-3 the 10B's model states come to about 20 GB per card.", "20 GB", "train-10b-8gpu", "incorrect"),
+    ("Imagine a 4-GPU box with 24 GB cards. With ZeRO-3 the 10B's model states come to about 40 GB per card.", "40 GB", "train-10b-8gpu", "correct"),
+    ("Say we serve 8k-token prompts. Then each one's KV is around 16 GB.", "16 GB", "kv-cache-long-context", "incorrect"),
+    ("Say we serve 8k-token prompts. Then each one's KV is around 4 GiB.", "4 GiB", "kv-cache-long-context", "correct"),
+    ("Suppose we go with the A10G. Its batch-1 decode step is then about 2.6 ms.", "2.6 ms", "serve-2b-p99", "incorrect"),
+    ("Suppose we go with the A10G. Its batch-1 decode step is then about 6.7 ms.", "6.7 ms", "serve-2b-p99", "correct"),
+])
+def test_a_hypothetical_set_up_in_the_sentence_before_supplies_the_inputs(text: str, claim: str, scenario: str, expected: str) -> None:
+    """"Imagine ...", "Say ...", "Suppose ..." change the set-up on purpose: the next sentence is
+    judged with those inputs, not the scenario's (which would call the forgotten premise right)."""
+    assert verdict_on(text, claim, scenario) == expected
