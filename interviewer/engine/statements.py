@@ -75,7 +75,8 @@ _GRADER_MARKS = re.compile(
 _NEG_BEFORE = re.compile(
     r"(?:\b(?:not|no|never|nor|neither|hardly|none|nothing|instead\s+of|rather\s+than|than|avoid(?:ing)?|skip(?:ping)?|forget(?:\s+about)?"
     r"|drop(?:ping)?|ditch(?:ing)?|without\s+(?:any\s+)?need\s+(?:for|of)|no\s+need\s+(?:for|to)|don'?t\s+need|doesn'?t\s+need|won'?t\s+need"
-    r"|unnecessary|overkill|pointless|useless|irrelevant|myth|against|bother(?:ing)?\s+with|instead|unlike)\b"
+    r"|unnecessary|overkill|pointless|useless|irrelevant|myth|bother(?:ing)?\s+with|instead|unlike"
+    r"|(?:argue[sd]?|arguing|advise[sd]?|advising|recommend(?:s|ed)?|vote[sd]?|voting|decided?|i'?m|we'?re|am|strongly|(?:we|i|they)\s+(?:are|were|was))\s+against)\b"
     r"|n't\b|n’t\b)",
     re.IGNORECASE,
 )
@@ -117,7 +118,14 @@ _DISMISSIVE = re.compile(
     r"|a\s+(?:\w+\s+)?tax\b|a\s+textbook\s+(?:worry|concern|problem)|for\s+(?:nothing|no\s+reason)|throws?\s+(?:\w+\s+)?away"
     r"|(?:under\s+)?(?:another|a\s+different)\s+name|just\s+renamed|with\s+better\s+(?:pr|marketing)|same\s+story|not\s+our\s+(?:problem|concern)"
     r"|(?:is|are)\s+(?:a\s+)?(?:myth|overhyped|snake\s+oil|theater|theatre)|^\s*oh\s+(?:great|sure|joy)\b|i'?d\s+never|never\s+(?:set|use|need|bother)"
-    r"|that'?s\s+a\s+(?:hard\s+)?no|a\s+no\s+from\s+me|^\s*sure,?\s+(?:we|you|i)\s+could|same\s+thing)\b",
+    r"|that'?s\s+a\s+(?:hard\s+)?no|a\s+no\s+from\s+me|^\s*sure,?\s+(?:we|you|i)\s+could|same\s+thing"
+    r"|(?:you|we|one|i)\s+can\s+(?:safely\s+|just\s+|mostly\s+)?(?:ignore|skip|forget(?:\s+about)?)|safe\s+to\s+(?:ignore|skip)"
+    r"|(?:tpu|hpc|legacy|historical)\s+(?:artifacts?|relics?|leftovers?)|for\s+(?:hpc|academic|research)\s+(?:people|folks|papers)"
+    r"|an?\s+academic\s+(?:notion|exercise|concern|idea|worry|nicety)|(?:purely\s+|just\s+|a\s+)?cosmetic|a\s+rabbit[- ]hole"
+    r"|(?:with|under)\s+a\s+(?:different|new|fancier|another)\s+name|not\s+a\s+(?:real|big|major|serious)\s+(?:concern|problem|issue|deal)"
+    r"|(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:a\s+)?(?:real|big|major|serious)\s+(?:concern|problem|issue|deal)"
+    r"|nothing\s+to\s+(?:tune|worry\s+about|gain)|(?:isn'?t|is\s+not|aren'?t)\s+something\s+(?:i'?d|we'?d|you'?d|i\s+would)\s+(?:worry|care|bother)"
+    r"|an?\s+(?:bad|terrible|awful)\s+idea|(?:basically\s+)?cheating|(?:don'?t|wouldn'?t|won'?t|never)\s+(?:really\s+)?worry\s+about)\b",
     re.IGNORECASE,
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",
