@@ -528,8 +528,8 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
 
 def _other_scope(parsed: ParsedSentence, mention: Mention, topic: Topic, check: ClaimCheck) -> re.Match | None:
     """The words of the claim's sentence that put it outside what the topic's evaluator computed."""
-    if not topic.other_scope:
-        return None
+    if not topic.other_scope or check.scope.component:
+        return None  # the evaluator computed the component the sentence names ("one Adam moment")
     consequence = _CONSEQUENCE.search(parsed.text, mention.end)
     for scope in re.finditer(topic.other_scope, parsed.text, re.IGNORECASE):
         if consequence is not None and scope.start() >= consequence.end():

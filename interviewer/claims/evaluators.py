@@ -623,9 +623,13 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
     if optimizer_only and _clause_has(r, r"\boptimi[sz]er[- ]states?\b|\badam(?:w)?'?s?\s+states\b") and not _clause_has(r, r"\bgrad|\bweights\b|\bmodel[- ]states\b|\btotal\b"):
         optimizer_only = "explicit"
         ev.quantity = "optimizer-state memory" + (" per GPU" if per_gpu else "")
+    components: list[Candidate] = []
     for option in options:
         ev.candidates.extend(_model_state_candidates(option, gpus, zero, recipe, offload, per_param, optimizer_only))
-        ev.candidates.extend(_component_candidates(r, claim, option, gpus, per_param))
+        components.extend(_component_candidates(r, claim, option, gpus, per_param))
+    # "One Adam moment in fp32 is about 20 GB": the part the sentence names is the usual reading, and
+    # the one a wrong figure is compared with; all the model states stay a reading after it.
+    ev.candidates[:0] = components
     if per_param:
         # "ZeRO-2 on 8 GPUs keeps 2 + 14/8 = 3.75 bytes per parameter on each GPU": a per-GPU share of the 16.
         zero_found = r.zero()
@@ -650,6 +654,7 @@ _COMPONENT_SUBJECT = re.compile(
     r"\s*(?:only\s+|just\s+|still\s+)?(?:about|around|roughly|approximately|~|≈|some)?\s*$",
     re.I,
 )
+_DTYPE_DIGITS = re.compile(r"\b(fp|bf|int|tf|float|e\dm)(\d+)\b", re.I)
 _WHOLE_STATES = re.compile(r"\b(?:total|all\s+(?:the\s+)?(?:model\s+)?states|model\s+states|everything|whole|full\s+(?:training\s+)?state)\b", re.I)
 _COMPONENT_PHRASE = re.compile(r"^\s*(?:of|for|in|holding|carrying|just\s+for)\s+(?P<what>[^\d;:=≈]{3,50})", re.I)
 
@@ -669,7 +674,8 @@ def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpu
         # "one Adam moment in fp32 is ~80 GB", "the checkpoint (fp32 master weights plus both moments) is about 60 GB":
         # the components are the subject the number is said of
         clause_start = r.parsed.clauses[claim.clause][0]
-        subject = _COMPONENT_SUBJECT.search(r.parsed.masked[max(clause_start, claim.start - 100):claim.start])
+        window = _DTYPE_DIGITS.sub(lambda m: m.group(1) + "x" * len(m.group(2)), r.parsed.masked[max(clause_start, claim.start - 100):claim.start])
+        subject = _COMPONENT_SUBJECT.search(window)  # "one Adam moment in fp32 is": a dtype's digits are no number
         if subject is None or _WHOLE_STATES.search(subject.group("what")):
             return []
         what = subject.group("what")

@@ -83,3 +83,15 @@ def test_a_hypothetical_set_up_in_the_sentence_before_supplies_the_inputs(text: 
     """"Imagine ...", "Say ...", "Suppose ..." change the set-up on purpose: the next sentence is
     judged with those inputs, not the scenario's (which would call the forgotten premise right)."""
     assert verdict_on(text, claim, scenario) == expected
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario", "expected"), [
+    ("One Adam moment in fp32 is about 20 GB for this model.", "20 GB", "train-10b-8gpu", "incorrect"),
+    ("One Adam moment in fp32 is about 40 GB for this model.", "40 GB", "train-10b-8gpu", "correct"),
+    ("For the 7B, the two Adam moments together come to roughly 28 GB.", "28 GB", "mixed-precision-failures", "incorrect"),
+    ("For the 7B, the two Adam moments together come to roughly 56 GB.", "56 GB", "mixed-precision-failures", "correct"),
+])
+def test_a_named_part_of_the_model_states_is_judged_as_that_part(text: str, claim: str, scenario: str, expected: str) -> None:
+    """The component the sentence names ("one Adam moment in fp32") is computed and compared with,
+    instead of asking which quantity was meant."""
+    assert verdict_on(text, claim, scenario) == expected
