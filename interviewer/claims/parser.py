@@ -321,8 +321,17 @@ _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
     ("per_layer", re.compile(r"^\s*(?:per|/|a|for\s+each|each)\s*layer\b", re.I)),
     ("sent", re.compile(r"^\s*(?:(?:is|are|gets?)\s+)?(?:sent|transferred|moved|communicated|exchanged|on\s+the\s+wire)\b", re.I)),
 ]
-_PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+(?:gpu|device|rank|card|worker)\b|\bper[- ]gpu\b)[^;\d]{0,60}$", re.I)
+_ONE_GPU = r"(?:gpu|device|rank|card|worker|a100|h100|h200|a10g?|l4|t4|v100|§+(?=\s+(?:holds?|keeps?|stores?|has|gets?|needs?|carries|ends\s+up|then|would|will|only)\b))"
+"""What one accelerator is called after "each" or "per": "each A100 holds ...", "per GPU" (a named GPU is
+masked as "§§§§", and a masked dtype or model is told apart by the verb after it)."""
+_PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+" + _ONE_GPU + r"(?!\w)|\bper[- ]gpu\b)[^;\d]{0,60}$", re.I)
 _TOTAL_BEFORE = re.compile(r"\b(?:total|in\s+total|overall|altogether|combined|aggregate)\b[^;]{0,40}$|\b(?:shard(?:ing|s)?|split(?:ting|s)?|spread(?:ing|s)?|divid(?:e|es|ing)|partition(?:ing|s)?)\s+(?:the\s+|all\s+|those\s+)?(?:about\s+|~\s*)?$", re.I)
+_SHARE_OF = re.compile(
+    r"\b(?:(?:a|an|one)\s+(?:half|third|quarter|fourth|fifth|sixth|eighth|tenth|sixteenth|[a-z]+ieth|[a-z]+th)|half|\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*%"
+    r"|(?:a|its|their|one)\s+(?:slice|share|shard|part|piece|fraction))\s+of\s+(?:the\s+|all\s+|its\s+|those\s+)?(?:about\s+|~\s*|≈\s*)?$",
+    re.I,
+)
+"""A share named before the whole it is taken from ("an eighth of the 140 GB", "1/8 of the 160 GB")."""
 _SENT_BEFORE = re.compile(r"\b(?:sends?|sending|sent|transfers?|transferring|transmits?|moves?|moving|receives?|communicates?|traffic|pushes|ships?)\b[^;\d]{0,20}$", re.I)
 
 _RANGE_JOIN = re.compile(r"\s?(?:-|–|—|to)\s?(?=[\d.])|\s+(?:to|and)\s+(?=[\d.])", re.I)
@@ -626,6 +635,9 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_gpu")
     if _TOTAL_BEFORE.search(before):
         mention.markers.add("total")
+    if _SHARE_OF.search(parsed.masked[max(clause_start, mention.start - 40):mention.start]):
+        mention.markers.discard("per_gpu")  # "each A100 holds an eighth of the 140 GB": the whole the share is of
+        mention.markers.add("total")
     per_token = None
     for per_token in re.finditer(r"\bper\s+token\b", before):
         pass
@@ -703,7 +715,7 @@ def _whole_before_part(parsed: ParsedSentence, mention: Mention) -> None:
 
 
 _FRONTED_SCOPE = [
-    ("per_gpu", re.compile(r"^\W*(?:(?:so|then|and|now)\s*,?\s+)?(?:on\s+)?(?:each|every|per|one)\s+(?:gpu|device|rank|card|worker|shard)\b\s*,?", re.I)),
+    ("per_gpu", re.compile(r"^\W*(?:(?:so|then|and|now)\s*,?\s+)?(?:on\s+)?(?:each|every|per|one)\s+(?:" + _ONE_GPU + r"|shard)(?!\w)\s*,?", re.I)),
     ("per_token", re.compile(r"^\W*(?:(?:so|then|and|now)\s*,?\s+)?(?:per|for\s+each|for\s+every|for\s+one|for\s+a\s+single|each|every)\s+(?:new\s+|generated\s+|output\s+)?token\b\s*,?", re.I)),
 ]
 _CLAUSE_TURN = re.compile(r"[,;:]|\b(?:and|but|while|whereas|so|which|because|since|versus|vs|compared|whole|total|all)\b", re.I)

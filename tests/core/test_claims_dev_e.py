@@ -95,3 +95,12 @@ def test_a_named_part_of_the_model_states_is_judged_as_that_part(text: str, clai
     """The component the sentence names ("one Adam moment in fp32") is computed and compared with,
     instead of asking which quantity was meant."""
     assert verdict_on(text, claim, scenario) == expected
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario", "expected"), [
+    ("For the nightly job, if we shard the int8 model TP=2, each A100 holds about 6.7 GB of weights.", "6.7 GB", "quantization-tradeoffs", "incorrect"),
+    ("For the nightly job, if we shard the int8 model TP=2, each A100 holds about 3.4 GB of weights.", "3.4 GB", "quantization-tradeoffs", "correct"),
+    ("With TP=8 inside the node, each A100 holds an eighth of the 140 GB of bf16 weights, so ~17.5 GB per GPU just for weights.", "140 GB", "parallelism-allreduce", "correct"),
+])
+def test_each_named_gpu_is_a_per_gpu_scope_and_a_share_of_names_the_whole(text: str, claim: str, scenario: str, expected: str) -> None:
+    assert verdict_on(text, claim, scenario) == expected
