@@ -84,7 +84,7 @@ _NEG_AFTER = re.compile(
     r"^[^,;:.]{0,40}?\b(?:is|are|'s|’s|seems?|sounds?|feels?|looks?|would\s+be|will\s+be|was|were)?\s*"
     r"(?:not|n't|n’t|never|hardly|overkill|unnecessary|pointless|useless|irrelevant|overrated|a\s+myth|a\s+red\s+herring|a\s+waste"
     r"|optional|not\s+needed|not\s+necessary|not\s+required|not\s+worth|premature|over-?engineering|overhyped|a\s+non-?issue"
-    r"|(?:basically|just|really|essentially|pretty\s+much)?\s*(?:the\s+same(?:\s+thing)?(?:\s+as)?|equivalent(?:\s+to)?|identical(?:\s+to)?|no\s+different)"
+    r"|(?:basically|just|really|essentially|pretty\s+much)?\s*(?:(?<!\bon\s)(?<!\bin\s)(?<!\bat\s)(?<!\bfor\s)(?<!\bwith\s)(?<!\bof\s)(?<!\bby\s)(?<!\bto\s)the\s+same(?:\s+thing)?(?:\s+as)?|equivalent(?:\s+to)?|identical(?:\s+to)?|no\s+different)"
     r"|doesn'?t\s+(?:matter|help|apply|work|change|affect)|don'?t\s+(?:matter|help|change|affect)|won'?t\s+(?:help|matter|work|change)"
     r"|can\s+be\s+(?:skipped|ignored|dropped)|we\s+can\s+skip|adds?\s+(?:\w+\s+)?complexity|for\s+(?:a\s+)?marginal|(?:just\s+)?throws?\s+away"
     r"|compromises?|not\s+worth|overrated|is\s+a\s+way\s+of\s+moving|moving\s+the\s+goalposts|a\s+crutch|(?:is|are)\s+(?:a\s+)?(?:fad|hype)"

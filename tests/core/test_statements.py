@@ -32,6 +32,17 @@ def _negated(sentence: str, term: str) -> bool:
         ("There's no need for loss scaling in fp16.", "loss scaling"),
         ("Honestly I think loss scaling is a placebo.", "loss scaling"),
         ("Fan-out to 8 shards doesn't change the tail in practice.", "Fan-out"),
+        ("Capacity factor and token dropping are TPU artifacts you can ignore on GPUs.", "token dropping"),
+        ("Honestly the expert capacity is something you can safely ignore.", "expert capacity"),
+        ("The √d_k is a cosmetic constant, the softmax doesn't care.", "√d_k"),
+        ("Digging through per-layer grad norms is a rabbit hole.", "per-layer grad norms"),
+        ("fp8 is int8 with a different name.", "fp8"),
+        ("Load imbalance across experts isn't a real concern.", "Load imbalance"),
+        ("Quantizing the KV cache is a bad idea.", "Quantizing the KV cache"),
+        ("Young/Daly-style formulas are for HPC people.", "Young/Daly"),
+        ("Compute-optimal is an academic notion.", "Compute-optimal"),
+        ("I wouldn't worry about straggler GPUs here.", "straggler GPUs"),
+        ("We're against adding a canary stage.", "canary stage"),
     ],
 )
 def test_rejections_dismissals_and_equations_are_negated(sentence, term):
@@ -47,6 +58,9 @@ def test_rejections_dismissals_and_equations_are_negated(sentence, term):
         ("Tensor parallelism isn't needed since it fits, so I'd replicate behind a load balancer.", "replicate"),
         ("Decode is memory-bound: every token reads all the weights.", "memory-bound"),
         ("Per layer: attention O(n²·d) vs RNN O(n·d²).", "RNN"),
+        ("The new model is evaluated against the current API plus human review.", "human review"),
+        ("Every checkpoint is validated against a held-out loss before it is promoted.", "held-out loss"),
+        ("We benchmark the int4 model against the bf16 baseline on the same prompts.", "bf16 baseline"),
     ],
 )
 def test_assertions_stay_asserted(sentence, term):
