@@ -1371,7 +1371,7 @@ def attention_flops(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     return ev
 
 
-_ONE_HEAD = r"\b(?:one|a|per|each|a\s+single|single)\s+head(?:'s)?\b|\bhead'?s\b"
+_ONE_HEAD = r"\b(?:one|a|per|each|a\s+single|single)\s+head(?:'s|’s)?\b|\bhead(?:'s|’s)\s"
 _ALL_LAYERS = r"\b(?:all|every|the\s+\d+)\s+layers\b|\bacross\s+(?:the\s+)?layers\b|\bwhole\s+(?:model|network)\b"
 
 
@@ -1392,7 +1392,10 @@ def attention_scores(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     else:
         notes.append("s = " + " or ".join(f"{seq:,}" for seq in seqs) + " (stated)")
     heads_options = [(1, "one head")]
-    if not _text_has(r, _ONE_HEAD):
+    heads_stated = r.in_sentence("heads")
+    if heads_stated is not None and not _text_has(r, _ONE_HEAD):
+        heads_options = [(_int(r.use("heads", heads_stated), "heads"), f"{_int(heads_stated, 'heads')} heads")]  # "across the 32 heads"
+    elif not _text_has(r, _ONE_HEAD):
         heads_found = r.number("heads")
         if heads_found is not None:
             heads_options.append((_int(heads_found, "heads"), f"all {_int(heads_found, 'heads')} heads of a layer"))
@@ -1401,7 +1404,7 @@ def attention_scores(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     batch_found = r.in_sentence("batch")
     batch = _int(r.use("batch", batch_found), "batch") if batch_found is not None else 1
     dtype, stated = _dtype(r, notes, "fp16")
-    sizes = sorted({_bytes_per_element(dtype)[1], 4.0}) if stated else [2.0, 4.0]
+    sizes = [_bytes_per_element(dtype)[1]] if stated else [2.0, 4.0]  # unstated: 16-bit scores or an fp32 softmax
     for seq in seqs:
         for heads, heads_label in heads_options:
             for size in sizes:

@@ -256,7 +256,7 @@ _NOUNS: list[tuple[str, re.Pattern]] = [
     ("params_model", re.compile(r"(?:models?|llms?|networks?|transformers?|lms?|checkpoints?)\b", re.I)),
     ("seq", re.compile(r"(?:tokens?[- ])?(?:context|ctx)(?:[- ](?:length|len|window))?\b|(?:sequence|seq)[- ](?:length|len)\b|tokens?[- ](?:prompt|sequence|context)s?\b", re.I)),
     ("tokens", re.compile(r"(?:tokens?|toks?)\b", re.I)),
-    ("seq", re.compile(r"(?:prompt|input)s?\b", re.I)),
+    ("seq", re.compile(r"(?:prompt|input)\b", re.I)),  # "a 4k prompt"; "8 prompts" counts sequences (batch, below)
     ("out_tokens", re.compile(r"(?:output|generated|new|completion|response)s?\b", re.I)),
     ("gpus", re.compile(r"(?:gpus?|devices?|cards?|accelerators?|chips?|ranks?|workers?)\b", re.I)),
     ("nodes", re.compile(r"(?:nodes?|machines?|servers?|hosts?)\b", re.I)),

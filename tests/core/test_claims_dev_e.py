@@ -104,3 +104,13 @@ def test_a_named_part_of_the_model_states_is_judged_as_that_part(text: str, clai
 ])
 def test_each_named_gpu_is_a_per_gpu_scope_and_a_share_of_names_the_whole(text: str, claim: str, scenario: str, expected: str) -> None:
     assert verdict_on(text, claim, scenario) == expected
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario", "expected"), [
+    ("For a batch of 8 prompts of 500 tokens each, prefill is about 2 TFLOPs.", "2 TFLOPs", "serve-2b-p99", "incorrect"),
+    ("For a batch of 8 prompts of 500 tokens each, prefill is about 16 TFLOPs.", "16 TFLOPs", "serve-2b-p99", "correct"),
+    ("One layer's attention score matrix at n = 4096 across the 32 heads is about 64 MB in fp16.", "64 MB", "attention-vs-rnn", "incorrect"),
+    ("One layer's attention score matrix at n = 4096 across the 32 heads is about 1 GiB in fp16.", "1 GiB", "attention-vs-rnn", "correct"),
+])
+def test_a_count_of_prompts_is_a_batch_and_stated_heads_are_all_counted(text: str, claim: str, scenario: str, expected: str) -> None:
+    assert verdict_on(text, claim, scenario) == expected
