@@ -257,20 +257,40 @@ _AT_RATE = re.compile(r"^[^\d;]{0,40}?(?:\bat\b|\bover\b|\bthrough\b|\bwith\b|\b
 _RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?e?|pcie|bus|network|port|card)\b\s*)?(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:(?:it\s+|that\s+)?(?:goes|gets|moves|copies|transfers|lands|finishes|completes|uploads|downloads|arrives)(?:\s+(?:across|over|through|out|up|down))?\s+(?=in\b))?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
 
 
+_AMOUNT_TAKES = re.compile(
+    r"^\s*(?:of\s+[\w-]+\s+)?(?:[a-z-]+\s+){0,2}?(?:takes?|needs?|lands?(?:\s+in)?|goes(?:\s+out)?(?:\s+in)?|finishes(?:\s+in)?|completes(?:\s+in)?|arrives(?:\s+in)?"
+    r"|(?:is|gets)\s+(?:done|written|uploaded|moved|copied|sent)\s+in|uploads?\s+in|is|=|≈|→)\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$",
+    re.IGNORECASE,
+)
+"""After the amount, when the rate came first: "120 GB takes about", "a 2 GB shard lands in about"."""
+_RATE_FIRST = re.compile(r"(?:^|[,;:]\s*|\b(?:and|so|then)\s+)(?:at|with|over|through)\s+(?:an?\s+|the\s+)?(?:about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
+
+
 def stated_rate(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
-    """"25.8 GB at 3.35 TB/s is about 7.7 ms", "1.2e22 FLOPs over 4e17 FLOP/s ≈ 8 h": an amount moved
-    or computed at a stated rate, then the time it takes; the time is the amount over the rate."""
+    """"25.8 GB at 3.35 TB/s is about 7.7 ms", "1.2e22 FLOPs over 4e17 FLOP/s ≈ 8 h", "At 2 GB/s, 120 GB
+    takes about 60 s": an amount moved or computed at a stated rate, and the time it takes; the time is
+    the amount over the rate."""
     if claim.dim not in ("seconds", "s_per_token") or claim.low is not None:
         return None
     before = [m for m in parsed.mentions if m.end <= claim.start]
     if len(before) < 2:
         return None
     rate, amount = before[-1], before[-2]
+    if rate.dim not in _AMOUNT_OF_RATE and amount.dim in _AMOUNT_OF_RATE:
+        # "At 2 GB/s to the object store, 120 GB takes about 60 s": the rate first, then the amount
+        rate, amount = amount, rate
+        if amount.dim not in _AMOUNT_OF_RATE[rate.dim] or not _RATE_FIRST.search(parsed.masked[:rate.start]) or not re.fullmatch(r"[^\d;]{0,50}", parsed.masked[rate.end:amount.start]):
+            return None
+        gives = _AMOUNT_TAKES.match(parsed.masked[amount.end:claim.start])
+    else:
+        gives = _RATE_GIVES.match(parsed.masked[rate.end:claim.start])
+        if not _AT_RATE.match(parsed.masked[amount.end:rate.start]):
+            return None
     if rate.dim not in _AMOUNT_OF_RATE or amount.dim not in _AMOUNT_OF_RATE[rate.dim] or amount.low is not None or rate.low is not None:
         return None
     if re.search(r"[+\-−×*·/]\s*$", parsed.masked[:amount.start]):
         return None  # "(13.5 + 17.2 GB) / 2039 GB/s": the amount is a sum, of which only the last term is read
-    if not _AT_RATE.match(parsed.masked[amount.end:rate.start]) or not _RATE_GIVES.match(parsed.masked[rate.end:claim.start]):
+    if not gives:
         return None
     if not rate.value or not amount.value or rate.value <= 0 or amount.value <= 0:
         return None

@@ -628,8 +628,11 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
         ev.candidates.extend(_model_state_candidates(option, gpus, zero, recipe, offload, per_param, optimizer_only))
         components.extend(_component_candidates(r, claim, option, gpus, per_param))
     # "One Adam moment in fp32 is about 20 GB": the part the sentence names is the usual reading, and
-    # the one a wrong figure is compared with; all the model states stay a reading after it.
-    ev.candidates[:0] = components
+    # the one a wrong figure is compared with; all the model states stay a reading after it. A bare
+    # "params" ("10B params with Adam is ...") names the model's size more often than its weights.
+    named = [c for c in components if not (c.component or "").startswith("16-bit weights")]
+    ev.candidates[:0] = named
+    ev.candidates.extend(c for c in components if c not in named)
     if per_param:
         # "ZeRO-2 on 8 GPUs keeps 2 + 14/8 = 3.75 bytes per parameter on each GPU": a per-GPU share of the 16.
         zero_found = r.zero()
@@ -669,6 +672,8 @@ def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpu
                           "model-states", {"params": option.value, "gpus": gpus}, [], component=f"a 1/{gpus} shard of {what}")
                 for k, what in ((12.0, "the optimizer states"), (16.0, "all model states"))]
     phrase = _COMPONENT_PHRASE.match(after)
+    if phrase is not None and _WHOLE_STATES.search(phrase.group("what")):
+        return []  # "is 80 GB of model states": the whole, whatever the subject names
     what = re.split(r"\b(?:plus|on\s+top|then|while|but|so)\b", phrase.group("what"), maxsplit=1)[0] if phrase is not None else ""
     if not any(pattern.search(what) for _, pattern, _ in _COMPONENTS):
         # "one Adam moment in fp32 is ~80 GB", "the checkpoint (fp32 master weights plus both moments) is about 60 GB":

@@ -14,6 +14,8 @@
   Fedus et al. 2021, Switch Transformer §2.2, where k = 1).
 - Training throughput: sequences × tokens per sequence / step time, the batch and step time stated in
   this or the last sentence.
+- Tokens seen by a step: steps × tokens per step ("step 40k of a 4M-token batch is 160B tokens in").
+- Epochs over the unique data: tokens trained on / unique tokens (Muennighoff et al. 2023).
 - InfiniBand port rates (InfiniBand Trade Association roadmap): EDR 100, HDR 200, NDR 400, XDR 800 Gb/s
   per 4x port each way ("each HDR NIC does 25 GB/s"); both ways together is accepted too.
 - IEEE-754 half precision and bfloat16 limits (IEEE 754-2008; Google's bfloat16 format): fp16's
@@ -31,7 +33,7 @@ import re
 from collections.abc import Iterator
 
 from interviewer.claims.model import ClaimCheck
-from interviewer.units import match_unit, parse_number
+from interviewer.units import format_count, match_unit, parse_number
 
 _NUM = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*[eE][+-]?\d+|\s*[×x]\s*10\^?[-−]?\d+|\^[-−]?\d+)?"
 _APPROX = re.compile(r"(?:about|around|roughly|approximately|approx\.?|~|≈|some|nearly|almost)\s*$", re.IGNORECASE)
@@ -92,7 +94,7 @@ _LATE = re.compile(
 )
 _GPU_HOURS = re.compile(
     r"\b(?P<n>\d[\d,]*)\s*(?:×\s*)?(?:[A-Z]\d{2,3}[A-Za-z]?s?|GPUs?)\s+for\s+(?:(?P<t>\d+(?:\.\d+)?)\s*|an?\s+|one\s+)(?P<tu>hours?|days?|weeks?|months?)\b"
-    r"[^.;\d]{0,30}?(?P<c>" + _NUM + r")\s*(?P<k>[kKM]\b)?\s*GPU[- ]hours?",
+    r"[^.;\d]{0,30}?(?P<c>" + _NUM + r")\s*(?P<k>[kKM]\b)?\s*GPU[- ](?P<cu>hours?|minutes?|days?)",
     re.IGNORECASE,
 )
 _DTYPES = r"fp8|int8|fp16|bf16|tf32|fp32"
@@ -305,6 +307,71 @@ def _link_rates(sentence: str, offset: int) -> Iterator[ClaimCheck]:
             yield check
 
 
+_MAGNITUDE = r"(?P<{0}m>[kKMBT]\b|thousand|million|billion|trillion)"
+_COUNT_WORDS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+_UNIQUE_TOKENS = re.compile(r"(?<![\d,.])(?P<u>" + _NUM + r")\s*" + _MAGNITUDE.format("u") + r"\s*(?:of\s+)?(?:unique|distinct|deduplicated|deduped)\b", re.IGNORECASE)
+_ALL_TOKENS = re.compile(r"(?<![\d,.])(?P<t>" + _NUM + r")\s*" + _MAGNITUDE.format("t") + r"\s*(?:training\s+)?tokens?\b", re.IGNORECASE)
+_EPOCHS = re.compile(r"(?<![\d,.])(?P<c>" + _NUM + r")\s*(?:-\s*)?(?:epochs?|passes)\b", re.IGNORECASE)
+
+
+def _epochs(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"Training on 1.4T tokens with only 500B unique means about 2.8 epochs": epochs are the tokens
+    trained on over the unique tokens (Muennighoff et al. 2023, "Scaling Data-Constrained Language
+    Models", count repeated data this way)."""
+    if not re.search(r"\b(?:epochs?|passes)\b", sentence, re.IGNORECASE):
+        return
+    claims = list(_EPOCHS.finditer(sentence))
+    if len(claims) != 1:
+        return
+    text = f"{before} {sentence}"
+    unique = list(_UNIQUE_TOKENS.finditer(text))
+    totals = [m for m in _ALL_TOKENS.finditer(text) if not any(u.start() <= m.start() < u.end() for u in unique)]
+    if len(unique) != 1 or len({(m.group("t"), m.group("tm").lower()) for m in totals}) != 1:
+        return
+    u = _number(unique[0].group("u")) * _COUNT_WORDS[unique[0].group("um").lower()]  # type: ignore[operator]
+    t = _number(totals[0].group("t")) * _COUNT_WORDS[totals[0].group("tm").lower()]  # type: ignore[operator]
+    claimed = _number(claims[0].group("c"))
+    if not u or not t or claimed is None or t < u:
+        return
+    check = _check(sentence, offset, claims[0], "c", "epochs over the unique data", claimed, [t / u], "count", f"{claims[0].group('c')} epochs",
+                   f"{t / u:.2g} epochs", f"{totals[0].group(0).strip()} / {unique[0].group(0).strip()}")
+    if check:
+        yield check
+
+
+_BATCH_OF_TOKENS = re.compile(r"\b(?:global\s+)?batch(?:\s+size)?\s+(?:is|of|=|:)?\s*(?:about\s+|~\s*)?(?P<b>" + _NUM + r")\s*" + _MAGNITUDE.format("b") + r"?\s*tokens?\b"
+                              r"|(?<![\d,.])(?P<b2>" + _NUM + r")\s*" + _MAGNITUDE.format("b2") + r"?\s*tokens?\s+(?:per|a|each|every)\s+(?:step|batch|update|iteration)\b", re.IGNORECASE)
+_AT_STEP = re.compile(r"\b(?:step|iteration|update)\s+(?P<n>" + _NUM + r")\s*(?P<nk>[kKM]\b)?|\b(?:after|at|by)\s+(?P<n2>" + _NUM + r")\s*(?P<nk2>[kKM]\b)?\s*(?:steps|iterations|updates)\b", re.IGNORECASE)
+_TOKENS_SEEN = (
+    re.compile(r"(?<![\d,.])(?P<c>" + _NUM + r")\s*" + _MAGNITUDE.format("c") + r"?\s*tokens?\s+(?:into\s+the\s+run|in\b|seen|processed|consumed|so\s+far|trained\s+on)", re.IGNORECASE),
+    re.compile(r"\b(?:seen|processed|consumed|trained\s+on)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<c>" + _NUM + r")\s*" + _MAGNITUDE.format("c") + r"?\s*tokens?\b", re.IGNORECASE),
+)
+
+
+def _tokens_by_step(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
+    """"If the global batch is 4M tokens, step 40k is about 160B tokens into the run": tokens seen
+    are steps × tokens per step."""
+    if not re.search(r"\b(?:step|iteration|update)s?\b", sentence, re.IGNORECASE):
+        return
+    claim = next((m for pattern in _TOKENS_SEEN if (m := pattern.search(sentence))), None)
+    text = f"{before} {sentence}"
+    batches, steps = list(_BATCH_OF_TOKENS.finditer(text)), list(_AT_STEP.finditer(sentence))
+    if claim is None or len(batches) != 1 or len(steps) != 1:
+        return
+    b, n = batches[0], steps[0]
+    per_step = _number(b.group("b") or b.group("b2")) or 0.0
+    per_step *= _COUNT_WORDS.get((b.group("bm") or b.group("b2m") or "").lower(), 1.0)
+    count = _number(n.group("n") or n.group("n2")) or 0.0
+    count *= _COUNT_WORDS.get((n.group("nk") or n.group("nk2") or "").lower(), 1.0)
+    claimed = (_number(claim.group("c")) or 0.0) * _COUNT_WORDS.get((claim.group("cm") or "").lower(), 1.0)
+    if per_step <= 0 or count <= 0 or claimed <= 0:
+        return
+    check = _check(sentence, offset, claim, "c", "tokens seen", claimed, [per_step * count], "tokens", f"{claim.group('c')}{claim.group('cm') or ''} tokens",
+                   f"{format_count(per_step * count)} tokens", f"{format_count(count)} steps × {format_count(per_step)} tokens per step")
+    if check:
+        yield check
+
+
 def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator[ClaimCheck]:
     """Every formula application and datasheet constant in one sentence, checked (``before`` is the
     sentence before it, which may state the inputs: a batch of sequences and their length)."""
@@ -313,6 +380,8 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
     yield from _expert_capacity(sentence, offset, before)
     yield from _throughput(sentence, offset, before)
     yield from _link_rates(sentence, offset)
+    yield from _epochs(sentence, offset, before)
+    yield from _tokens_by_step(sentence, offset, before)
     for match in _BUDGET.finditer(sentence):
         p = float(match.group("p"))
         if match.group("period"):
@@ -357,8 +426,10 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         unit = match.group("tu").lower().rstrip("s")
         amount = float(match.group("t")) if match.group("t") else 1.0
         hours = [amount * h for h in ((720.0, 730.5) if unit == "month" else (_seconds(unit) / 3600,))]
+        said_unit = match.group("cu").lower().rstrip("s")
+        claimed *= _seconds(said_unit) / 3600  # "11.5k GPU-minutes" is 192 GPU-hours
         accepted = [n * h for h in hours]
-        check = _check(sentence, offset, match, "c", "GPU-hours", claimed, accepted, "count", f"{match.group('c')}{match.group('k') or ''} GPU-hours",
+        check = _check(sentence, offset, match, "c", "GPU-hours", claimed, accepted, "count", f"{match.group('c')}{match.group('k') or ''} GPU-{said_unit}s",
                        f"{accepted[0]:,.0f} GPU-hours", f"{n:,.0f} GPUs × {hours[0]:,.0f} h")
         if check:
             yield check

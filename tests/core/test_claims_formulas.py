@@ -106,3 +106,21 @@ def test_expert_capacity_needs_the_top_k() -> None:
 def test_throughput_from_step_time(text: str, verdict: str) -> None:
     checks = [c for c in check_claims(text) if c.quantity.startswith("training throughput")]
     assert [c.verdict for c in checks] == [verdict], [c.explanation for c in checks]
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("At 2 GB/s to the object store, 120 GB takes about 60 ms.", "incorrect"),
+    ("With 25 GB/s per NIC, a 2 GB shard lands in about 8 s.", "incorrect"),
+    ("16 A100s for a month is about 11.5k GPU-minutes of training.", "incorrect"),
+    ("16 A100s for a month is about 690k GPU-minutes.", "correct"),
+    ("Training the 70B on 1.4T tokens with only 500B unique means about 1.5 epochs over the unique data.", "incorrect"),
+    ("Training the 70B on 1.4T tokens with only 500B unique means about 2.8 epochs over the unique data.", "correct"),
+    ("We have 500B unique tokens. Training on 2T tokens is 4 epochs.", "correct"),
+    ("If the global batch is 4M tokens, step 40k is about 16B tokens into the run.", "incorrect"),
+    ("If the global batch is 4M tokens, step 40k is about 160B tokens into the run.", "correct"),
+    ("With 2M tokens per step, after 10k steps we have seen 20B tokens.", "correct"),
+])
+def test_times_at_a_rate_gpu_minutes_epochs_and_tokens_by_step(text: str, verdict: str) -> None:
+    assert verdict in [c.verdict for c in check_claims(text)]
+    if verdict == "correct":
+        assert "incorrect" not in [c.verdict for c in check_claims(text)]
