@@ -55,10 +55,10 @@ LAWS = (
         "16Ψ/N per GPU"),
 )
 
-_FROM_TO = re.compile(r"\bfrom\s+" + _NUMBER.format("a") + r"(?P<au>[^\d;.]{0,20}?)\s*\bto\s+" + _NUMBER.format("b") + r"(?P<bu>[^\d;.,]{0,25})", re.IGNORECASE)
+_FROM_TO = re.compile(r"\bfrom\s+(?:an?\s+)?" + _NUMBER.format("a") + r"(?P<au>[^\d;.]{0,20}?)\s*\bto\s+" + _NUMBER.format("b") + r"(?P<bu>[^\d;.,]{0,25})", re.IGNORECASE)
 _DOUBLING = re.compile(r"\b(?P<verb>doubl(?:e|es|ing)|tripl(?:e|es|ing)|quadrupl(?:e|es|ing)|halv(?:e|es|ing))\s+(?:the\s+)?(?P<what>[\w-]+(?:\s+(?:length|window|size|count))?)", re.IGNORECASE)
 _FACTOR_AFTER = re.compile(
-    r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
+    r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:only\s+)?(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
     r"|(?P<r2>\d+(?:\.\d+)?)\s*(?:×|x\b|times)\s*(?P<dir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower|the\s+memory|as\s+(?:much|large|big|long|slow))"
     r"|(?:(?P<vgrow>grows?|rises?|increases?|goes\s+up|jumps?|balloons?|multipl(?:y|ies))|(?P<vshrink>drops?|falls?|shrinks?|decreases?|goes\s+down|cuts?|reduces?))\s+(?:[\w-]+\s+){0,4}?(?:by\s+)?(?:about\s+|roughly\s+|~\s*)?(?P<r3>\d+(?:\.\d+)?)\s*(?:×|x\b|-?\s?fold\b)"
     r"|(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<pdir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower)"
@@ -70,7 +70,18 @@ _SHRINK_DIR = {"faster", "smaller", "less", "shorter", "lower"}
 _GPU_UNIT = re.compile(r"^\s*(?:gpus?|ranks?|devices?|nodes?|workers?|cards?|participants?)\b", re.IGNORECASE)
 
 
-def _variable_of(unit_text: str, sentence: str) -> str | None:
+_VERB_NEXT = re.compile(r"^\s*(?:$|[—–]|(?:makes?|multipl\w*|grows?|increases?|means|would|will|takes?|raises?|doubles?|quadruples?|scales?|blows?|inflates?)\b)", re.IGNORECASE)
+"""A change "from 4k to 8k" followed straight by its effect names no unit."""
+_OTHER_COUNT = re.compile(r"\b(?:requests?|users?|traffic|[qr]ps|batch\w*|params?|parameters|vocab\w*|hidden|width|dim\w*|gpus?|experts?|steps?|layers?|heads?|images?|pixels?|patches)\b", re.IGNORECASE)
+"""Other things counted in thousands: when the sentence names one, "from 2k to 8k" may be it."""
+
+
+def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str | None:
+    """"gpus" or "context": what the numbers of a change count. Two sizes in k with no unit of their own
+    ("going from 4k to 8k makes the KV cache ...") are context lengths: no GPU count or other input the
+    laws take is written that way."""
+    if thousands and _VERB_NEXT.match(unit_text) and not _OTHER_COUNT.search(sentence):
+        return "context"
     if _GPU_UNIT.match(unit_text) or (not unit_text.strip() and re.search(r"\bgpus?\b|\branks?\b|\bring\b", sentence, re.I)):
         return "gpus"
     if re.search(r"tok|context|ctx|seq|length", unit_text, re.I) or re.search(r"\bcontext\b|\bsequence\b|\btokens?\b", sentence, re.I):
@@ -115,7 +126,7 @@ def _change(sentence: str) -> tuple[float, float, str, int | None] | None:
     if span is not None:
         a = _value(span.group("a"), span.group("ak"))
         b = _value(span.group("b"), span.group("bk"))
-        variable = _variable_of(span.group("bu") or span.group("au") or "", sentence)
+        variable = _variable_of(span.group("bu") or span.group("au") or "", sentence, bool(span.group("ak") and span.group("bk")))
         if a is None or b is None or variable is None:
             return None
         if variable == "context":

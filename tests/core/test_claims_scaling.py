@@ -41,3 +41,40 @@ def test_scaling_statements(text: str, verdict: str) -> None:
 )
 def test_scaling_outside_the_laws_is_not_judged(text: str) -> None:
     assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        # "from an 8-GPU ring to 1,024 GPUs": the ring size written as an adjective
+        ("Going from an 8-GPU ring to 1,024 GPUs multiplies the bytes each GPU has to send by about 128x.", "incorrect"),
+        ("Going from an 8-GPU ring to 1,024 GPUs raises the bytes each GPU sends by only about 1.14x.", "correct"),
+        ("Moving from a 4-GPU ring to 64 GPUs makes the bandwidth-bound all-reduce 16x slower.", "incorrect"),
+        # two sizes in k with no unit, followed straight by what they do: context lengths
+        ("Going from 4k to 8k makes the KV cache 4x bigger.", "incorrect"),
+        ("Going from 4k to 8k makes the KV cache 2x bigger.", "correct"),
+        ("From 2k to 8k, the attention score matrix grows 16x.", "correct"),
+        ("From 2k to 8k, the attention score matrix grows 4x.", "incorrect"),
+    ],
+)
+def test_scaling_changes_written_without_a_unit_noun(text: str, verdict: str) -> None:
+    found = [v for quantity, v in _verdicts(text) if "scaling factor" in quantity]
+    assert found == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a k-sized change whose unit is named is not a context length unless the unit says so
+        "Going from 4k to 8k hidden size makes the KV cache 4x bigger.",
+        "Going from 1k to 4k GPUs makes the KV cache 4x bigger.",
+    ],
+)
+def test_k_sized_change_with_another_unit_is_not_a_context(text: str) -> None:
+    assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
+
+
+def test_k_sized_change_of_another_count_is_not_a_context() -> None:
+    # 2k to 8k requests: the attention FLOPs grow 4x with the traffic, not 16x with a context length
+    text = "Traffic went from 2k to 8k, so the attention compute grows 4x."
+    assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
