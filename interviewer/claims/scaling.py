@@ -14,6 +14,9 @@ Laws (each with its source):
 - Ring all-reduce: each GPU sends 2(n−1)/n of the payload, and a bandwidth-bound all-reduce takes
   that over the link bandwidth (Patarasuk & Yuan 2009; NCCL's "bus bandwidth" docs).
 - ZeRO-3 / FSDP model states per GPU: 16Ψ/N, inverse in the GPU count (Rajbhandari et al. 2020, §5).
+
+Ratios between two named things (``check_ratios``; sources at each table below):
+- storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales).
 """
 
 from __future__ import annotations
@@ -87,6 +90,11 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
     if re.search(r"tok|context|ctx|seq|length", unit_text, re.I) or re.search(r"\bcontext\b|\bsequence\b|\btokens?\b", sentence, re.I):
         return "context"
     return None
+
+
+def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
+    """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
+    return _storage_ratios(sentence, offset)
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -187,3 +195,153 @@ def _result(sentence: str, offset: int, factor: re.Match, law: Law, claimed: flo
         explanation=explanation, working=[law.formula, f"expected factor {value:.4g}", f"claimed factor {claimed:.4g}"], tolerance=TOLERANCE,
         span=(offset + factor.start(), offset + factor.end()),
     )
+
+
+# --- ratios between two named things -------------------------------------------------------------
+#
+# "int4 is a quarter of the fp16 bytes", "GQA with 8 KV heads cuts the cache 4x versus the 32 we
+# have", "bf16 is 8x coarser than fp16", "the A100-40GB has 2.6x the bandwidth of the A10G",
+# "NVLink's 600 GB/s is 24x the 25 GB/s NIC". The claimed factor is read from "4x", "a quarter",
+# "one-eighth", "1/8" or "halves". Its size alone decides "incorrect" (1.5× or more from every
+# accepted ratio, whichever side is the larger); "correct" also needs its direction to be the right
+# one, so a claim whose direction the sentence leaves open is only ever called incorrect.
+
+_FRACTION_DENOMINATORS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10, "sixteenth": 16}
+_RATIO_PHRASE = re.compile(
+    r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:×|x\b|times\b|-?\s?fold\b)(?:\s+(?P<than>smaller|less|fewer|lower|finer|narrower|tighter|coarser|larger|bigger|more|higher|wider|greater))?"
+    r"|\b(?:a|an|one)[- ](?P<frac>half|third|quarter|fourth|fifth|sixth|eighth|tenth|sixteenth)\b"
+    r"|\b(?P<half>half)\s+(?:the|of|as)\b"
+    r"|(?<![\w.])1\s*/\s*(?P<den>\d+)\b"
+    r"|\b(?P<verb>halv(?:es|ed|e|ing)|doubl(?:es|ed|e|ing)|quadrupl(?:es|ed|e|ing))\b",
+    re.IGNORECASE,
+)
+_SHRINK_BEFORE = re.compile(r"\b(?:cut|shrink|reduc|drop|divid|sav|lower|fall|trim|slash|decreas)\w*\b[^.;]{0,40}$", re.IGNORECASE)
+_GROW_BEFORE = re.compile(r"\b(?:grow|increas|multipl|rais|inflat|blow|balloon|jump)\w*\b[^.;]{0,40}$", re.IGNORECASE)
+_BOUND_BEFORE = re.compile(r"(?:\bat\s+(?:most|least)|\bup\s+to|\bover|\bmore\s+than|\bless\s+than|\bunder|\bbelow|\babove|\bno\s+more\s+than|\bbeyond|\bwithin|[<>≤≥])\s*(?:about\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_SMALLER = {"smaller", "less", "fewer", "lower", "finer", "narrower", "tighter"}
+_CLAUSE_BREAK = re.compile(r"[;:()]|,\s|\s[—–-]\s|\b(?:so|but|while|whereas|which|though|although)\b", re.IGNORECASE)
+_REFERENCE_BEFORE = re.compile(
+    r"(?:\bvs\.?|\bversus|\bthan|\bof|\bcompared\s+(?:to|with)|\brelative\s+to|\binstead\s+of|\bover|\bfrom|\bagainst)\s*"
+    r"(?:the\s+|an?\s+|that\s+of\s+(?:the\s+)?|full\s+|all\s+)?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class _Said:
+    """A claimed factor: its size (≥ 1), the subject's value over the reference's when the words give
+    a direction (None when they don't), and where it is."""
+
+    size: float
+    factor: float | None
+    start: int
+    end: int
+    text: str
+
+
+def _said_factors(sentence: str, start: int = 0, end: int | None = None) -> list[_Said]:
+    """Every claimed factor in ``sentence[start:end]``: "4x smaller" is 1/4, "4x the" and "grows 4x"
+    are 4, "a quarter of" and "halves" are 1/4 and 1/2; a bare "4x" after "cuts" is 1/4."""
+    found = []
+    for match in _RATIO_PHRASE.finditer(sentence, start, len(sentence) if end is None else end):
+        before = sentence[start:match.start()]
+        if _BOUND_BEFORE.search(before):
+            continue  # "at least 2x smaller" is a bound, right whenever the factor is larger
+        if match.group("n"):
+            size = float(match.group("n"))
+            than = (match.group("than") or "").lower()
+            shrinks = than in _SMALLER or (not than and bool(_SHRINK_BEFORE.search(before)))
+            grows = bool(than) or bool(re.match(r"\s+(?:the|as|that)\b", sentence[match.end():], re.I)) or bool(_GROW_BEFORE.search(before))
+            direction = 1 / size if shrinks else size if grows else None
+        elif match.group("frac") or match.group("half") or match.group("den"):
+            size = float(_FRACTION_DENOMINATORS[(match.group("frac") or "half").lower()] if not match.group("den") else match.group("den"))
+            direction = 1 / size
+        else:
+            size = next(v for k, v in _WORD_FACTOR.items() if match.group("verb").lower().startswith(k))
+            direction, size = size, max(size, 1 / size)
+        if size <= 0:
+            continue
+        size = max(size, 1 / size)
+        found.append(_Said(size, direction, match.start(), match.end(), match.group(0).strip()))
+    return found
+
+
+def _clauses(sentence: str) -> list[tuple[int, int]]:
+    cuts = [0, *(m.start() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if sentence[a:b].strip()]
+
+
+def _reference_index(sentence: str, first_at: int, second_at: int) -> int | None:
+    """Which of two named things (0 or 1, by position) is the reference: the one after "vs", "than",
+    "of", "instead of", "from"; None when the sentence marks neither or both."""
+    marked = [bool(_REFERENCE_BEFORE.search(sentence[max(0, at - 30):at])) for at in (first_at, second_at)]
+    return marked.index(True) if marked.count(True) == 1 else None
+
+
+def _judge_ratio(sentence: str, offset: int, said: _Said, expected: list[float], directed: bool, quantity: str, formula: str) -> ClaimCheck | None:
+    """Correct within 25 % of an expected ratio in the right direction, incorrect when the claimed size
+    is 1.5× or more from every expected size; ``directed`` says whether ``expected`` are subject over
+    reference (else only sizes are known)."""
+    sizes = [max(value, 1 / value) for value in expected if value > 0]
+    if not sizes:
+        return None
+    verdict = verdict_against(said.size, sizes, TOLERANCE)
+    if verdict == "correct" and not (directed and said.factor is not None and verdict_against(said.factor, expected, TOLERANCE) == "correct"):
+        return None  # the right size, but the sentence leaves open (or turns round) which side is larger
+    if verdict is None:
+        return None
+    shown = _times(min(sizes, key=lambda size: abs(math.log(size / said.size))))
+    explanation = (f"You said {said.text}; I get {shown}: {formula}." if verdict == "correct"
+                   else f"You said {said.text} ({_times(said.size)} either way round), but it is {shown}: {formula}.")
+    return ClaimCheck(
+        text=sentence.strip(), quantity=quantity, claimed=said.factor if said.factor is not None else said.size, computed=expected[0], unit="ratio",
+        verdict=verdict, explanation=explanation, working=[formula, f"expected ratio {', '.join(f'{v:.4g}' for v in expected)}", f"claimed {said.size:.4g}×"],  # type: ignore[arg-type]
+        tolerance=TOLERANCE, span=(offset + said.start, offset + said.end),
+    )
+
+
+_STORED_BITS = {"fp32": (32.0,), "fp16": (16.0,), "bf16": (16.0,), "fp8": (8.0,), "int8": (8.0,), "int4": (4.0, 4.25, 4.5, 5.0)}
+"""Bits one stored element takes: IEEE 754-2008 binary32/binary16, bfloat16 (Kalamkar et al. 2019), FP8
+(Micikevicius et al. 2022), int8; int4 is 4 bits plus its group scales and zeros, 4.25 for GPTQ's
+groups of 128 (Frantar et al. 2022), 4.5 for llama.cpp's Q4_0 and Q4_K, up to 5 for groups of 32 with
+a 16-bit scale and zero. TF32 is left out: stored as fp32, but a 19-bit format."""
+_STORAGE = re.compile(r"\b(?:bytes?|size|weights?|footprint|storage|checkpoints?|files?|disk|vram|memory|(?:kv[- ])?cache|per\s+(?:weight|param\w*|element|value))\b", re.IGNORECASE)
+_NOT_STORED_TENSOR = re.compile(
+    r"\b(?:fast\w*|slow\w*|speed\w*|throughput|flops?|tops|latency|rate|peak|bandwidth|compute|math|training|optimi[sz]er|adam|master|activations?|gradients?|states?"
+    r"|ceiling|speed-?up|gains?|wins?|total|overall|end[- ]to[- ]end|accuracy|perplexity|quality|error|precision|range|mantissa|exponent)\b|tokens?\s*/\s*s",
+    re.IGNORECASE,
+)
+"""Words of a clause about something other than the stored tensors (a speed, all of training's memory, accuracy)."""
+
+
+def _storage_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
+    """"int4 is one-eighth the size of fp16" (a quarter), "int8 weights halve the bytes vs fp16"."""
+    from interviewer.claims.entities import find_dtypes
+
+    checks = []
+    dtypes = [d for d in find_dtypes(sentence) if d.kind == "dtype"]
+    for start, end in _clauses(sentence):
+        named = [d for d in dtypes if start <= d.start < end]
+        if len({d.value for d in named}) != 2 or len(named) != 2 or any(d.value not in _STORED_BITS for d in named):
+            continue
+        clause = sentence[start:end]
+        if not _STORAGE.search(clause) or _NOT_STORED_TENSOR.search(clause):
+            continue
+        said = [s for s in _said_factors(sentence, start, end) if not any(d.start <= s.start < d.end for d in named)]
+        if len(said) != 1:
+            continue
+        reference = _reference_index(sentence, named[0].start, named[1].start)
+        if reference is None or re.fullmatch(r"\s*(?:/|or|and|,)\s*", sentence[named[0].end:named[1].start]):
+            continue  # "an fp8/int8 cache halves it": options, compared with something unnamed
+        subject, against = (named[1], named[0]) if reference == 0 else (named[0], named[1])
+        expected = [sub / ref for sub in _STORED_BITS[subject.value] for ref in _STORED_BITS[against.value]]  # type: ignore[index]
+        check = _judge_ratio(sentence, offset, said[0], expected, True, f"{subject.value} vs {against.value} storage ratio",
+                             f"{subject.value} stores {_bits(subject.value)} bits per element, {against.value} {_bits(against.value)}")
+        if check:
+            checks.append(check)
+    return checks
+
+
+def _bits(dtype: str) -> str:
+    bits = _STORED_BITS[dtype]
+    return f"{bits[0]:g}" if len(bits) == 1 else f"{bits[0]:g}-{bits[-1]:g} (with group scales)"

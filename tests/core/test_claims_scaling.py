@@ -78,3 +78,45 @@ def test_k_sized_change_of_another_count_is_not_a_context() -> None:
     # 2k to 8k requests: the attention FLOPs grow 4x with the traffic, not 16x with a context length
     text = "Traffic went from 2k to 8k, so the attention compute grows 4x."
     assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
+
+
+def _ratio_verdicts(text: str, facts: dict | None = None, about: str = "ratio") -> list[str]:
+    return [c.verdict for c in check_claims(text, facts) if about in c.quantity]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("int4 is one-eighth the size of fp16, that's where the big win comes from", "incorrect"),
+        ("int4 is a quarter the size of fp16.", "correct"),
+        ("int4 weights are a quarter of the fp16 bytes (a bit more with the group scales).", "correct"),
+        ("With group scales, int4 weights come to about a third of the fp16 bytes.", "correct"),
+        ("int4 cuts the 7B's weights 4x versus fp16.", "correct"),
+        ("int4 cuts the 7B's weights 8x versus fp16.", "incorrect"),
+        ("int8 weights halve the bytes vs fp16.", "correct"),
+        ("int8 weights take 1/4 of the fp16 memory.", "incorrect"),
+        ("Going from fp16 to int4 shrinks the weights 4x.", "correct"),
+        ("Going from fp16 to int4 shrinks the weights 16x.", "incorrect"),
+        ("fp32 weights take 2x the memory of bf16 weights.", "correct"),
+        ("An fp32 checkpoint is 4 times the size of a bf16 one.", "incorrect"),
+        ("fp16 is 4x smaller than fp32 for the checkpoint.", "incorrect"),
+        ("An fp8 KV cache is half the size of a bf16 cache.", "correct"),
+    ],
+)
+def test_storage_ratio_between_dtypes(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, about="storage ratio") == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "int4 is 8x faster than fp16.",  # a speed, not the storage
+        "fp8 training cuts memory only 1.2x vs bf16 since the master weights stay fp32.",  # all of training's memory
+        "int4 weights are at least 2x smaller than fp16 weights.",  # a bound, and a true one
+        "The ceiling for weight-only int4 at batch 1 is 3x over fp16.",  # a speed-up
+        "An fp8/int8 cache halves it.",  # two options against an unnamed fp16
+        "fp16 is a quarter of the size of int4.",  # turned round: no verdict either way
+    ],
+)
+def test_storage_ratio_not_judged(text: str) -> None:
+    assert "incorrect" not in _ratio_verdicts(text, about="storage ratio")
