@@ -16,7 +16,8 @@ Laws (each with its source):
 - ZeRO-3 / FSDP model states per GPU: 16Ψ/N, inverse in the GPU count (Rajbhandari et al. 2020, §5).
 
 Ratios between two named things (``check_ratios``; sources at each table below):
-- storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales).
+- storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales);
+- the KV cache against the KV heads ("GQA with 8 KV heads cuts the cache 4x versus the 32 we have").
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from interviewer.claims.formulas import verdict_against
 from interviewer.claims.model import ClaimCheck
-from interviewer.units import context_length, parse_number
+from interviewer.units import context_length, match_unit, parse_number
 
 TOLERANCE = 0.25
 """A stated factor is an estimate: within 25 % of the law's is right."""
@@ -94,7 +95,7 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
 
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
-    return _storage_ratios(sentence, offset)
+    return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {})]
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -212,6 +213,7 @@ _RATIO_PHRASE = re.compile(
     r"|\b(?:a|an|one)[- ](?P<frac>half|third|quarter|fourth|fifth|sixth|eighth|tenth|sixteenth)\b"
     r"|\b(?P<half>half)\s+(?:the|of|as)\b"
     r"|(?<![\w.])1\s*/\s*(?P<den>\d+)\b"
+    r"|\bby\s+(?:a\s+factor\s+of\s+)?(?P<by>\d+(?:\.\d+)?)(?![\w%]|[.,]\d|\s*(?:%|[^\W\d_]))"
     r"|\b(?P<verb>halv(?:es|ed|e|ing)|doubl(?:es|ed|e|ing)|quadrupl(?:es|ed|e|ing))\b",
     re.IGNORECASE,
 )
@@ -241,7 +243,7 @@ class _Said:
 
 def _said_factors(sentence: str, start: int = 0, end: int | None = None) -> list[_Said]:
     """Every claimed factor in ``sentence[start:end]``: "4x smaller" is 1/4, "4x the" and "grows 4x"
-    are 4, "a quarter of" and "halves" are 1/4 and 1/2; a bare "4x" after "cuts" is 1/4."""
+    are 4, "a quarter of" and "halves" are 1/4 and 1/2; a bare "4x" or "by 4" after "cuts" is 1/4."""
     found = []
     for match in _RATIO_PHRASE.finditer(sentence, start, len(sentence) if end is None else end):
         before = sentence[start:match.start()]
@@ -253,6 +255,11 @@ def _said_factors(sentence: str, start: int = 0, end: int | None = None) -> list
             shrinks = than in _SMALLER or (not than and bool(_SHRINK_BEFORE.search(before)))
             grows = bool(than) or bool(re.match(r"\s+(?:the|as|that)\b", sentence[match.end():], re.I)) or bool(_GROW_BEFORE.search(before))
             direction = 1 / size if shrinks else size if grows else None
+        elif match.group("by"):  # "divides the cache by 8": a factor only after a verb that says which way
+            size = float(match.group("by"))
+            direction = 1 / size if _SHRINK_BEFORE.search(before) else size if _GROW_BEFORE.search(before) else None
+            if direction is None:
+                continue
         elif match.group("frac") or match.group("half") or match.group("den"):
             size = float(_FRACTION_DENOMINATORS[(match.group("frac") or "half").lower()] if not match.group("den") else match.group("den"))
             direction = 1 / size
@@ -345,3 +352,61 @@ def _storage_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
 def _bits(dtype: str) -> str:
     bits = _STORED_BITS[dtype]
     return f"{bits[0]:g}" if len(bits) == 1 else f"{bits[0]:g}-{bits[-1]:g} (with group scales)"
+
+
+_KV_HEAD_COUNT = re.compile(r"(?<![\w.])(?P<n>\d+)[- ](?:kv|key[- ]value|k/v)[- ]heads?\b|\bgqa[- ](?P<g>\d+)\b|\b(?P<mqa>mqa|multi[- ]query(?:\s+attention)?)\b", re.IGNORECASE)
+_BASELINE_HEADS = re.compile(
+    r"(?:\binstead\s+of|\bvs\.?|\bversus|\bthan|\bfrom|\bcompared\s+(?:to|with)|\brelative\s+to|\bover|\bagainst)\s+(?:the\s+|all\s+|full\s+)?(?P<n>\d+)\b(?![\w.,])"
+    r"|(?<![\w.])(?P<q>\d+)\s+(?:query|q|attention)\s+heads?\b",
+    re.IGNORECASE,
+)
+_MHA = re.compile(r"\bmha\b|\bmulti[- ]head(?:\s+attention)?\b|\bfull\s+attention\b", re.IGNORECASE)
+_CACHE = re.compile(r"\bcache\b|\bmemory\b|\bfootprint\b|\bbytes\b", re.IGNORECASE)
+_OTHER_CACHE_CHANGE = re.compile(
+    r"\bplus\b|\bcombined\b|\bon\s+top\b|\bquanti[sz]|\bwindow|\bpag(?:ed|ing)\b|\boffload|\bcompress|\blatent\b|\bmla\b|\btp\b|\btensor[- ]parallel|\bper[- ]gpu\b|\bshard|\bevict|\bprun",
+    re.IGNORECASE,
+)
+"""Another change to the cache in the same sentence (a dtype is caught apart): its factor multiplies the heads'."""
+
+
+def _bare_count(sentence: str, end: int) -> bool:
+    """A number with no unit after it ("instead of 64", "the 32 we have"), not "512 KB" or "4k tokens"."""
+    return match_unit(sentence, end) is None and not re.match(r"\s*(?:[kKMBT]\b|x\b|×|-?\s?tokens?|layers?|gpus?|dims?|bits?|seq)", sentence[end:], re.IGNORECASE)
+
+
+def _kv_head_ratios(sentence: str, offset: int, facts: dict) -> list[ClaimCheck]:
+    """"GQA with 8 KV heads instead of 64 shrinks the cache by 64x" (8x): the KV cache is
+    2 · layers · KV heads · head dim · bytes per token (Pope et al. 2022, §2), so it scales with the KV
+    heads: GQA with g groups keeps g/h of multi-head attention's cache (Ainslie et al. 2023, "GQA", §2),
+    multi-query attention 1/h (Shazeer 2019, "Fast Transformer Decoding")."""
+    from interviewer.claims.entities import find_dtypes, find_models
+
+    kept = list(_KV_HEAD_COUNT.finditer(sentence))
+    if len(kept) != 1 or not _CACHE.search(sentence) or _OTHER_CACHE_CHANGE.search(sentence) or _NOT_STORED_TENSOR.search(sentence) or _change(sentence) is not None:
+        return []
+    if any(d.kind == "dtype" for d in find_dtypes(sentence)):
+        return []  # "GQA-8 and an fp8 cache": two factors
+    kv = 1 if kept[0].group("mqa") else int(kept[0].group("n") or kept[0].group("g"))
+    stated = {int(m.group("n") or m.group("q")) for m in _BASELINE_HEADS.finditer(sentence) if _bare_count(sentence, m.end())} - {kv}
+    if len(stated) > 1:
+        return []
+    if stated:
+        baselines = stated
+        whence = "the heads you compare with"
+    elif find_models(sentence) or re.search(r"(?<![\w.])\d+(?:\.\d+)?\s?[bB]\b", sentence):
+        return []  # another model than the scenario's, whose heads the sentence does not give
+    else:  # "MQA would shrink the cache by 8x": against the scenario's model, as it is or as MHA
+        candidates = {int(facts[name]) for name in ("heads",) + (() if _MHA.search(sentence) else ("kv_heads",)) if facts.get(name)}
+        baselines = candidates - {kv}
+        whence = "the scenario's model"
+    if not baselines or kv < 1 or any(b < 1 for b in baselines):
+        return []
+    head_spans = [(m.start(), m.end()) for m in (*kept, *_BASELINE_HEADS.finditer(sentence))]
+    said = [s for s in _said_factors(sentence) if not any(lo <= s.start < hi for lo, hi in head_spans)]
+    if len(said) != 1:
+        return []
+    expected = sorted(kv / b for b in baselines)
+    shown = " or ".join(f"{b}" for b in sorted(baselines))
+    check = _judge_ratio(sentence, offset, said[0], expected, True, "KV cache ratio (KV heads)",
+                         f"the KV cache scales with the KV heads, {kv} against {shown} ({whence})")
+    return [check] if check else []

@@ -120,3 +120,38 @@ def test_storage_ratio_between_dtypes(text: str, verdict: str) -> None:
 )
 def test_storage_ratio_not_judged(text: str) -> None:
     assert "incorrect" not in _ratio_verdicts(text, about="storage ratio")
+
+
+LLAMA_2_7B = {"model": "llama-2-7b", "layers": 32, "heads": 32, "kv_heads": 32, "head_dim": 128}
+
+
+@pytest.mark.parametrize(
+    ("text", "facts", "verdict"),
+    [
+        ("GQA with 8 KV heads instead of 64 shrinks the 70B's cache by 64x.", None, "incorrect"),
+        ("GQA with 8 KV heads for 64 query heads cuts the 70B's cache 8x vs full MHA.", None, "correct"),
+        ("Going from 64 heads to GQA with 8 KV heads divides the KV cache memory by 8.", None, "correct"),
+        ("Moving to GQA with 8 KV heads cuts KV cache by 4x versus the 32 we have.", None, "correct"),
+        ("Moving to GQA with 8 KV heads cuts KV cache by 16x versus the 32 we have.", None, "incorrect"),
+        ("MQA would shrink the KV cache by 8x.", LLAMA_2_7B, "incorrect"),
+        ("MQA would shrink the KV cache by 32x.", LLAMA_2_7B, "correct"),
+        ("With 4 KV heads the cache is an eighth of what it is now.", LLAMA_2_7B, "correct"),
+        ("With 4 KV heads the cache is half of what it is now.", LLAMA_2_7B, "incorrect"),
+    ],
+)
+def test_kv_cache_against_kv_heads(text: str, facts: dict | None, verdict: str) -> None:
+    assert _ratio_verdicts(text, facts, about="KV heads") == [verdict], check_claims(text, facts)
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("GQA with 8 KV heads shrinks the cache 8x.", None),  # against how many heads? unstated
+        ("For Llama-2-70B, MQA would shrink the cache 64x.", LLAMA_2_7B),  # not the scenario's model
+        ("GQA-8 instead of 64 heads makes memory-bound decode only 1.3x faster.", None),  # the weights are read too
+        ("GQA with 8 KV heads plus an fp8 cache cuts memory 16x versus the 64 heads in fp16.", None),  # two factors
+        ("Llama-3-8B uses GQA with 8 KV heads, so its cache is 4x smaller: 128 KB vs 512 KB per token.", None),
+    ],
+)
+def test_kv_heads_ratio_not_judged(text: str, facts: dict | None) -> None:
+    assert "incorrect" not in _ratio_verdicts(text, facts, about="KV heads")
