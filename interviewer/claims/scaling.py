@@ -17,7 +17,8 @@ Laws (each with its source):
 
 Ratios between two named things (``check_ratios``; sources at each table below):
 - storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales);
-- the KV cache against the KV heads ("GQA with 8 KV heads cuts the cache 4x versus the 32 we have").
+- the KV cache against the KV heads ("GQA with 8 KV heads cuts the cache 4x versus the 32 we have");
+- the spacing of two float formats, 2 to the difference of their mantissa bits ("bf16 is 8x coarser than fp16").
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
 
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
-    return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {})]
+    return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset)]
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -410,3 +411,57 @@ def _kv_head_ratios(sentence: str, offset: int, facts: dict) -> list[ClaimCheck]
     check = _judge_ratio(sentence, offset, said[0], expected, True, "KV cache ratio (KV heads)",
                          f"the KV cache scales with the KV heads, {kv} against {shown} ({whence})")
     return [check] if check else []
+
+
+_MANTISSA_BITS = {"fp32": (23,), "tf32": (10,), "fp16": (10,), "bf16": (7,), "fp8": (3, 2), "e4m3": (3,), "e5m2": (2,)}
+"""Explicit mantissa (fraction) bits: IEEE 754-2008 binary32 23 and binary16 10; TF32 10 (NVIDIA A100
+whitepaper); bfloat16 7 (Kalamkar et al. 2019); FP8 E4M3 3 and E5M2 2 (Micikevicius et al. 2022).
+The spacing of values (machine epsilon, the rounding step) is 2^-m, so two formats' spacings differ by
+2 to the difference of their mantissa bits."""
+_SPACING = re.compile(r"\bcoarser\b|\bfiner\b|\bspacing\b|\bepsilon\b|\bresolution\b|\brounding\s+(?:error|step)s?\b|\bulps?\b|\bgranular\w*|\bstep\s+size\b", re.IGNORECASE)
+_NOT_SPACING = re.compile(r"\brange\b|\bexponent\b|\bmax(?:imum)?\b|\blargest\b|\bsmallest\b|\boverflow|\bunderflow|\bbytes?\b|\bmemory\b|\bspeed|\bfaster\b|\bdigits?\b", re.IGNORECASE)
+_COARSER = re.compile(r"\bcoarser\b|\bless\s+precise\b|\blower\s+(?:resolution|precision)\b", re.IGNORECASE)
+_FINER = re.compile(r"\bfiner\b|\bmore\s+precise\b|\bhigher\s+(?:resolution|precision)\b", re.IGNORECASE)
+"""Words of the precision, which turn round against the spacing: lower resolution is a larger step."""
+_SPACING_NOUN = r"(?:machine\s+)?(?:epsilon|spacing|rounding\s+(?:error|step)s?|ulps?|step\s+size)"
+_SPACING_NOUN_AFTER = re.compile(r"(?:\bthe|smaller|larger|bigger|wider)\s+" + _SPACING_NOUN, re.IGNORECASE)
+_SPACING_NOUN_BEFORE = re.compile(_SPACING_NOUN + r"\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+
+
+def _spacing_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
+    """"bf16's precision is about 3x coarser than fp16's since it has 3 fewer mantissa bits" (8x)."""
+    from interviewer.claims.entities import find_dtypes
+
+    checks = []
+    named_all = [d for d in find_dtypes(sentence) if d.kind == "dtype"]
+    for start, end in _clauses(sentence):
+        named = [d for d in named_all if start <= d.start < end]
+        clause = sentence[start:end]
+        if len(named) != 2 or not _SPACING.search(clause) or _NOT_SPACING.search(clause):
+            continue
+        formats = [d.text.lower() if d.text.lower() in _MANTISSA_BITS else d.value for d in named]
+        if len(set(formats)) != 2 or any(f not in _MANTISSA_BITS for f in formats):
+            continue
+        said = [s for s in _said_factors(sentence, start, end) if not any(d.start <= s.start < d.end for d in named)]
+        reference = _reference_index(sentence, named[0].start, named[1].start)
+        if len(said) != 1 or reference is None:
+            continue
+        subject, against = (formats[1], formats[0]) if reference == 0 else (formats[0], formats[1])
+        words = sentence[said[0].start:min(end, said[0].end + 30)]
+        if _COARSER.search(words) or _FINER.search(words):
+            factor = said[0].size if _COARSER.search(words) else 1 / said[0].size
+        elif _SPACING_NOUN_AFTER.search(words) or _SPACING_NOUN_BEFORE.search(sentence[start:said[0].start]):
+            factor = said[0].factor  # "16x the epsilon of", "the epsilon is 8192 times smaller than"
+        else:
+            factor = None
+        claim = _Said(said[0].size, factor, said[0].start, said[0].end, said[0].text)
+        expected = [2.0 ** (ref - sub) for sub in _MANTISSA_BITS[subject] for ref in _MANTISSA_BITS[against]]
+        check = _judge_ratio(sentence, offset, claim, expected, True, f"{subject} vs {against} value spacing",
+                             f"the spacing is 2^-m: {subject} keeps {_or(_MANTISSA_BITS[subject])} mantissa bits, {against} {_or(_MANTISSA_BITS[against])}")
+        if check:
+            checks.append(check)
+    return checks
+
+
+def _or(values: tuple) -> str:
+    return " or ".join(str(value) for value in values)

@@ -155,3 +155,34 @@ def test_kv_cache_against_kv_heads(text: str, facts: dict | None, verdict: str) 
 )
 def test_kv_heads_ratio_not_judged(text: str, facts: dict | None) -> None:
     assert "incorrect" not in _ratio_verdicts(text, facts, about="KV heads")
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("bf16's precision is about 3x coarser than fp16's since it has 3 fewer mantissa bits.", "incorrect"),
+        ("bf16's precision is about 8x coarser than fp16's since it has 3 fewer mantissa bits.", "correct"),
+        ("fp16's rounding step is 8x finer than bf16's.", "correct"),
+        ("fp16's rounding step is 3x finer than bf16's.", "incorrect"),
+        ("fp32's epsilon is 8192 times smaller than fp16's.", "correct"),
+        ("fp32's epsilon is 10x smaller than fp16's.", "incorrect"),
+        ("fp8 has about 128x the epsilon of fp16.", "correct"),
+        ("fp8 has about 16x the epsilon of fp16.", "incorrect"),
+        ("E4M3's spacing is 2x finer than E5M2's.", "correct"),
+        ("bf16 has 8x lower resolution than fp16.", "correct"),
+    ],
+)
+def test_value_spacing_between_float_formats(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, about="value spacing") == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bf16 has 3 fewer mantissa bits than fp16, so about 1.4x fewer decimal digits of precision.",  # digits, not the step
+        "bf16's range is about 1e34x wider than fp16's.",  # the exponent, not the spacing
+        "bf16 has 8x higher resolution than fp16.",  # turned round: no verdict either way
+    ],
+)
+def test_value_spacing_not_judged(text: str) -> None:
+    assert "incorrect" not in _ratio_verdicts(text, about="value spacing")
