@@ -18,7 +18,9 @@ Laws (each with its source):
 Ratios between two named things (``check_ratios``; sources at each table below):
 - storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales);
 - the KV cache against the KV heads ("GQA with 8 KV heads cuts the cache 4x versus the 32 we have");
-- the spacing of two float formats, 2 to the difference of their mantissa bits ("bf16 is 8x coarser than fp16").
+- the spacing of two float formats, 2 to the difference of their mantissa bits ("bf16 is 8x coarser than fp16");
+- two GPUs' datasheet memory bandwidth or capacity ("the A100-40GB has 2.6x the bandwidth of the A10G");
+- two values the sentence states ("NVLink's 600 GB/s is 24x the 25 GB/s NIC").
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
 
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
-    return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset)]
+    return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset),
+            *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset)]
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -213,7 +216,7 @@ _RATIO_PHRASE = re.compile(
     r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:×|x\b|times\b|-?\s?fold\b)(?:\s+(?P<than>smaller|less|fewer|lower|finer|narrower|tighter|coarser|larger|bigger|more|higher|wider|greater))?"
     r"|\b(?:a|an|one)[- ](?P<frac>half|third|quarter|fourth|fifth|sixth|eighth|tenth|sixteenth)\b"
     r"|\b(?P<half>half)\s+(?:the|of|as)\b"
-    r"|(?<![\w.])1\s*/\s*(?P<den>\d+)\b"
+    r"|(?<![\w.])1\s*/\s*(?P<den>\d+)(?![\w.])"
     r"|\bby\s+(?:a\s+factor\s+of\s+)?(?P<by>\d+(?:\.\d+)?)(?![\w%]|[.,]\d|\s*(?:%|[^\W\d_]))"
     r"|\b(?P<verb>halv(?:es|ed|e|ing)|doubl(?:es|ed|e|ing)|quadrupl(?:es|ed|e|ing))\b",
     re.IGNORECASE,
@@ -250,25 +253,26 @@ def _said_factors(sentence: str, start: int = 0, end: int | None = None) -> list
         before = sentence[start:match.start()]
         if _BOUND_BEFORE.search(before):
             continue  # "at least 2x smaller" is a bound, right whenever the factor is larger
+        shrink_verb, grow_verb = bool(_SHRINK_BEFORE.search(before)), bool(_GROW_BEFORE.search(before))
         if match.group("n"):
             size = float(match.group("n"))
             than = (match.group("than") or "").lower()
-            shrinks = than in _SMALLER or (not than and bool(_SHRINK_BEFORE.search(before)))
-            grows = bool(than) or bool(re.match(r"\s+(?:the|as|that)\b", sentence[match.end():], re.I)) or bool(_GROW_BEFORE.search(before))
-            direction = 1 / size if shrinks else size if grows else None
+            shrinks: bool | None = than in _SMALLER or (not than and shrink_verb)
+            if not shrinks and not (than or re.match(r"\s+(?:the|as|that)\b", sentence[match.end():], re.I) or grow_verb):
+                shrinks = None  # a bare "4x": the words do not say which way
         elif match.group("by"):  # "divides the cache by 8": a factor only after a verb that says which way
-            size = float(match.group("by"))
-            direction = 1 / size if _SHRINK_BEFORE.search(before) else size if _GROW_BEFORE.search(before) else None
-            if direction is None:
+            size, shrinks = float(match.group("by")), shrink_verb if shrink_verb or grow_verb else None
+            if shrinks is None:
                 continue
         elif match.group("frac") or match.group("half") or match.group("den"):
             size = float(_FRACTION_DENOMINATORS[(match.group("frac") or "half").lower()] if not match.group("den") else match.group("den"))
-            direction = 1 / size
-        else:
+            shrinks = True
+        else:  # "halves" is the factor 1/2 itself
             size = next(v for k, v in _WORD_FACTOR.items() if match.group("verb").lower().startswith(k))
-            direction, size = size, max(size, 1 / size)
+            shrinks = False
         if size <= 0:
             continue
+        direction = None if shrinks is None else 1 / size if shrinks else size  # "0.5x the" is 1/2, "0.5x smaller" 2
         size = max(size, 1 / size)
         found.append(_Said(size, direction, match.start(), match.end(), match.group(0).strip()))
     return found
@@ -465,3 +469,104 @@ def _spacing_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
 
 def _or(values: tuple) -> str:
     return " or ".join(str(value) for value in values)
+
+
+_GPU_SPECS = {"memory bandwidth": "bandwidth_bytes_per_s", "memory capacity": "memory_bytes"}
+"""Datasheet figures of ``tools.hardware.GPUS`` (each part's source is in its entry)."""
+_BANDWIDTH = re.compile(r"\bbandwidth\b|\bTB/s\b|\bGB/s\b", re.IGNORECASE)
+_CAPACITY_OR_HBM = re.compile(r"\bmemory\b|\bcapacity\b|\bvram\b|\bhbm\d?e?\b", re.IGNORECASE)
+_NOT_ONE_GPU_SPEC = re.compile(
+    r"\bnvlink|\binterconnect|\bpcie\b|\blinks?\b|\bnetwork|\bnics?\b|\binfiniband\b|\bnodes?\b|\bclusters?\b|\bservers?\b|\bboxes\b|\bpairs?\b|\btwo\b|\bfour\b|\beight\b|\bdual\b"
+    r"|\bflops?\b|\btflops\b|\bcompute\b|\bpeak\b|\btops\b|\bclock|\bpower\b|\bcost|\bprice|\$",
+    re.IGNORECASE,
+)
+"""Words of another figure than one GPU's HBM (its links, several GPUs, its compute) or of a count."""
+_DIGIT = re.compile(r"\d")
+
+
+def _gpu_spec_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
+    """"The A100-40GB has about 4.5x the HBM bandwidth of the A10G" (1,555 / 600 GB/s = 2.6x): two GPUs'
+    datasheet memory bandwidth or capacity, every part a name may mean (a bare A100 is 40 or 80 GB)."""
+    from interviewer.claims.entities import find_gpus
+    from interviewer.tools.hardware import GPUS
+
+    gpus = find_gpus(sentence)
+    if len(gpus) != 2 or not all(g.variants for g in gpus) or _NOT_ONE_GPU_SPEC.search(sentence):
+        return []
+    said = [s for s in _said_factors(sentence) if not any(g.start <= s.start < g.end for g in gpus)]
+    if len(said) != 1:
+        return []
+    outside = sentence[:gpus[0].start] + sentence[gpus[0].end:gpus[1].start] + sentence[gpus[1].end:]
+    if len(_DIGIT.findall(outside)) != len(_DIGIT.findall(said[0].text)):
+        return []  # a figure of its own is a stated value, not the datasheet's
+    specs = ["memory bandwidth"] if _BANDWIDTH.search(sentence) else list(_GPU_SPECS) if _CAPACITY_OR_HBM.search(sentence) else []
+    reference = _reference_index(sentence, gpus[0].start, gpus[1].start)
+    if not specs or reference is None:
+        return []
+    subject, against = (gpus[1], gpus[0]) if reference == 0 else (gpus[0], gpus[1])
+    expected = [getattr(GPUS[a], _GPU_SPECS[spec]) / getattr(GPUS[b], _GPU_SPECS[spec]) for spec in specs for a in subject.variants for b in against.variants]
+    check = _judge_ratio(sentence, offset, said[0], expected, True, f"{' or '.join(specs)} ratio",
+                         f"datasheet {' or '.join(specs)}, {'/'.join(subject.variants)} over {'/'.join(against.variants)} (tools/hardware.py)")
+    return [check] if check else []
+
+
+_VALUE = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\d,]*x\b|[\d,]*×)")
+_RATIO_VERB = re.compile(r"\b(?:is|are|gives?|offers?|has|have|delivers?|provides?|means)\s+(?:about\s+|roughly\s+|around\s+|~\s*|only\s+|nearly\s+|almost\s+|just\s+)?$", re.IGNORECASE)
+_VERSUS = re.compile(r"^\s*(?:vs\.?|versus|/|against|compared\s+(?:to|with))\s+(?:the\s+|an?\s+)?(?:[\w-]+(?:'s)?\s+){0,2}?$", re.IGNORECASE)
+_OTHER_FACTOR = re.compile(r"\bplus\b|\bcombined\b|\bon\s+top\b|\btogether\b|\balso\b|\bas\s+well\b|\bquanti[sz]|\bspars|\bfus(?:ed|ion)\b|\bflash|\btimes\s+more\b|\boverlap", re.IGNORECASE)
+
+
+_NAME_ONLY = re.compile(r"(?:\s+(?!(?:in|for|of|when|at|on|with|per|if)(?:\s|$))[\w'/-]+){0,4}\s*[.!?]?\s*", re.IGNORECASE)
+"""What may follow the second value of "X is r× the Y": a name for it ("IB link"), not a condition ("in KV room")."""
+_MEMORY_BOUND = re.compile(r"\bsmall[- ]batch\b|\bbatch(?:[- ]size)?(?:\s+of)?[- ]1\b|\bmemory[- ]bound\b|\bbandwidth[- ]bound\b|\bbound\s+by\s+(?:memory|bandwidth)", re.IGNORECASE)
+_COMPUTE_BOUND = re.compile(r"\bcompute[- ]bound\b|\blarge[- ]batch|\bbig\s+batch|\bprefill\b|\bflops?\b|\btflops\b", re.IGNORECASE)
+
+
+def _stated_value_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
+    """"NVLink at 900 GB/s is 18x the 50 GB/s per-GPU IB link", "1555 GB/s vs the A10G's 600 makes decode
+    about 5x faster" (2.6x): the ratio of two values the sentence states in one unit. A value after
+    "vs" or "/" with no unit of its own is read in the first one's. When the factor follows "A vs B"
+    only its size is judged, and only with no other factor in the sentence (a dtype, sparsity, fusion)."""
+    from interviewer.claims.entities import find_entities
+
+    if _OTHER_FACTOR.search(sentence) or any(e.kind in ("dtype", "precision") for e in find_entities(sentence)):
+        return []
+    masked = _mask(sentence, find_entities(sentence))
+    said = _said_factors(masked)
+    values = [m for m in _VALUE.finditer(masked) if not any(s.start <= m.start() < s.end for s in said)]
+    if len(said) != 1 or len(values) != 2:
+        return []
+    first, second = values
+    units = [match_unit(masked, m.end()) for m in values]
+    if units[0] is None or units[0].dim == "percent" or (units[1] is not None and units[1].dim != units[0].dim):
+        return []
+    numbers = [parse_number(m.group(0)) for m in values]
+    if None in numbers or not all(numbers):
+        return []
+    scale = [units[0].factor, (units[1] or units[0]).factor]
+    ratio = numbers[0] * scale[0] / (numbers[1] * scale[1])  # type: ignore[operator]
+    claim = said[0]
+    second_end = units[1].end if units[1] else second.end()
+    clause_end = next((m.start() for m in _CLAUSE_BREAK.finditer(masked, second_end)), len(masked))
+    if first.end() < claim.start < second.start() and _RATIO_VERB.search(masked[units[0].end:claim.start]) and re.fullmatch(
+        r"\s*(?:the\s+|that\s+of\s+(?:the\s+)?)?(?:[\w-]+(?:'s)?\s+){0,3}?", masked[claim.end:second.start()], re.IGNORECASE
+    ) and _NAME_ONLY.fullmatch(masked[second_end:clause_end]):
+        directed = True  # "900 GB/s is 18x the 50 GB/s IB link": the first over the second, nothing else compared
+    elif (claim.start > second.end() and _VERSUS.match(masked[units[0].end:second.start()]) and units[0].dim == "bytes/s"
+          and _MEMORY_BOUND.search(sentence) and not _COMPUTE_BOUND.search(sentence)):
+        # "1555 GB/s vs 600 makes small-batch decode 5x faster": a memory-bound step's time is the bytes over
+        # the bandwidth (the roofline, Williams et al. 2009); which side is faster is left to the reader
+        directed = False
+    else:
+        return []
+    check = _judge_ratio(sentence, offset, claim, [ratio], directed, "ratio of two stated values",
+                         f"{first.group(0)} {units[0].text} / {second.group(0)} {(units[1] or units[0]).text}")
+    return [check] if check else []
+
+
+def _mask(sentence: str, entities: list) -> str:
+    """``sentence`` with each named thing's characters blanked, so "A100-40GB" gives no number."""
+    chars = list(sentence)
+    for entity in entities:
+        chars[entity.start:entity.end] = "_" * (entity.end - entity.start)
+    return "".join(chars)

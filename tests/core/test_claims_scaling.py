@@ -186,3 +186,59 @@ def test_value_spacing_between_float_formats(text: str, verdict: str) -> None:
 )
 def test_value_spacing_not_judged(text: str) -> None:
     assert "incorrect" not in _ratio_verdicts(text, about="value spacing")
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("The A100-40GB has about 4.5x the HBM bandwidth of the A10G.", "incorrect"),
+        ("The A100-40GB has about 2.6x the HBM bandwidth of the A10G.", "correct"),
+        ("An H100 has roughly 2x the memory bandwidth of an A100.", "correct"),  # 3.35 vs 1.555 or 2.039 TB/s
+        ("An H100 has roughly 4x the memory bandwidth of an A100.", "incorrect"),
+        ("The H200 has 3x the memory of the H100.", "incorrect"),  # 141 vs 80 GB, 4.8 vs 3.35 TB/s
+        ("The L4's bandwidth is a tenth of the A10G's.", "incorrect"),  # 300 vs 600 GB/s
+        ("The L4's bandwidth is half of the A10G's.", "correct"),
+    ],
+)
+def test_gpu_datasheet_ratios(text: str, verdict: str) -> None:
+    assert [c.verdict for c in check_claims(text) if c.quantity.endswith(" ratio") and "memory" in c.quantity] == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Eight A100s have 4x the bandwidth of an H100.",  # several GPUs
+        "The A100 has 9x the NVLink bandwidth of the A10G's PCIe.",  # the links, not the HBM
+        "The H100 has 3x the compute of the A100.",  # which precision?
+    ],
+)
+def test_gpu_ratios_not_judged(text: str) -> None:
+    assert not [c for c in check_claims(text) if c.quantity.endswith(" ratio") and c.verdict == "incorrect"]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("NVLink's 600 GB/s is 24x the 25 GB/s NIC, which is why TP stays inside the node.", "correct"),
+        ("NVLink at 900 GB/s is 18x the 50 GB/s per-GPU IB link.", "correct"),
+        ("NVLink's 600 GB/s is 6x the 25 GB/s NIC.", "incorrect"),
+        ("The H100's 3.35 TB/s is about 3x the A100-80GB's 2,039 GB/s.", "incorrect"),
+        ("the A100-40GB's 1555 GB/s vs the A10G's 600 makes small-batch decode about 5x faster per token", "incorrect"),
+        ("For memory-bound decode, 3.35 TB/s versus 2 TB/s means tokens come about 4x faster.", "incorrect"),
+    ],
+)
+def test_ratio_of_two_stated_values(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, about="two stated values") == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1555 GB/s vs 600 GB/s, yet the A10G is only 1.5x slower at batch 64 since it is compute-bound.",  # not bandwidth-bound
+        "The 80 GB card is 5x the 24 GB one in KV room.",  # the room left after the weights, not the capacity
+        "3.35 TB/s vs 2 TB/s plus fp8 weights makes small-batch decode 3x faster.",  # two factors
+        "2 TB/s vs 600 GB/s lets us serve 10x the users.",  # users, not a bandwidth-bound time
+    ],
+)
+def test_stated_value_ratio_not_judged(text: str) -> None:
+    assert "incorrect" not in _ratio_verdicts(text, about="two stated values")
