@@ -14,6 +14,8 @@ Laws (each with its source):
 - Ring all-reduce: each GPU sends 2(n−1)/n of the payload, and a bandwidth-bound all-reduce takes
   that over the link bandwidth (Patarasuk & Yuan 2009; NCCL's "bus bandwidth" docs).
 - ZeRO-3 / FSDP model states per GPU: 16Ψ/N, inverse in the GPU count (Rajbhandari et al. 2020, §5).
+- Inference FLOPs ≈ 2N per token: linear in the parameter count N over the same tokens (Kaplan et al.
+  2020, §2.1), for a dense model; not judged next to training (compute-optimal data grows with N too).
 
 Ratios between two named things (``check_ratios``; sources at each table below):
 - storage per element of two dtypes ("int4 is a quarter of the fp16 bytes"; int4 with its group scales);
@@ -44,7 +46,7 @@ class Law:
     quantity: str
     cue: re.Pattern
     variable: str
-    """"context" or "gpus": what the from/to numbers must be."""
+    """"context", "gpus" or "params": what the from/to numbers must be."""
     grows: Callable[[float], float]
     formula: str
     unless: re.Pattern | None = None
@@ -58,6 +60,9 @@ LAWS = (
         "context", lambda n: n * n, "the n × n score matrix ∝ n²"),
     Law("ring all-reduce", re.compile(r"\ball[- ]?reduce\b|\bring\b", re.I), "gpus", lambda n: 2 * (n - 1) / n, "each GPU sends 2(n−1)/n of the payload, over the same link",
         re.compile(r"\bnodes?\b|\binter[- ]?node|\bcross[- ]node|\binfiniband\b|\bib\b|\bnetwork|\bethernet|\bnic|\blatency[- ]bound|\bsmall\s+(?:messages|payloads)|\bhops?\b|\bsteps\b", re.I)),
+    Law("inference FLOPs", re.compile(r"\binference\b[^.;]{0,40}?\b(?:flops?|compute)\b|\bflops?\s+per\s+token|\bper[- ]token\s+(?:flops?|compute)|\bforward[- ](?:pass\s+)?(?:flops?|compute)", re.I),
+        "params", lambda n: n, "inference ≈ 2·N FLOPs per token (Kaplan et al. 2020, §2.1), over the same tokens",
+        re.compile(r"\btrain|\bchinchilla|\bcompute[- ]optimal|\bmoe\b|\bexperts?\b|\bactive\b|\bspars|\bcontext\b|\bprompts?\b|\bbatch|\bquanti|\bint[48]\b|\bfp8\b|\bdistill", re.I)),
     Law("model states per GPU (ZeRO-3)", re.compile(r"\bzero[- ]?3\b|\bfsdp\b|\bper[- ]gpu\s+(?:memory|model\s+states|states)", re.I), "gpus", lambda n: 1 / n,
         "16Ψ/N per GPU"),
 )
@@ -133,8 +138,21 @@ def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
     return []
 
 
+_MODEL_SIZE_CHANGE = re.compile(
+    r"(?i:\bfrom|\bswap\w*|\breplac\w*|\bswitch\w*)\s+(?i:the\s+|an?\s+)?(?P<a>\d+(?:\.\d+)?)\s?(?P<am>[BM])\b(?i:[- ](?:params?|parameters|models?|dense))?"
+    r"[^.;\d]{0,25}?\b(?i:for|with|to|by)\s+(?i:the\s+|an?\s+)?(?P<b>\d+(?:\.\d+)?)\s?(?P<bm>[BM])\b"
+)
+""""swap the 70B for a 35B", "from a 7B to a 70B model": a change of the parameter count. Case matters
+only in the sizes: "70B" and "350M" are parameter counts, "70b" may be anything."""
+
+
 def _change(sentence: str) -> tuple[float, float, str, int | None] | None:
-    """(from, to, which input, where the change ends) for "from 2k to 8k tokens" or "doubling the context"."""
+    """(from, to, which input, where the change ends) for "from 2k to 8k tokens", "doubling the context"
+    or "swap the 70B for a 35B"."""
+    sizes = _MODEL_SIZE_CHANGE.search(sentence)
+    if sizes is not None:
+        a, b = (float(sizes.group(n)) * (1e9 if sizes.group(n + "m") == "B" else 1e6) for n in ("a", "b"))
+        return a, b, "params", sizes.end()
     span = _FROM_TO.search(sentence)
     if span is not None:
         a = _value(span.group("a"), span.group("ak"))
@@ -190,6 +208,8 @@ def _times(value: float) -> str:
 
 
 def _ratio_text(law: Law, a: float, b: float) -> str:
+    if law.variable == "params":
+        return f"at {b / 1e9:g}B vs {a / 1e9:g}B parameters"
     return f"f({b:,.0f}) / f({a:,.0f})" if law.variable == "gpus" else f"at {b:,.0f} vs {a:,.0f} tokens"
 
 

@@ -242,3 +242,31 @@ def test_ratio_of_two_stated_values(text: str, verdict: str) -> None:
 )
 def test_stated_value_ratio_not_judged(text: str) -> None:
     assert "incorrect" not in _ratio_verdicts(text, about="two stated values")
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("swap the 70B for a 35B and the lifetime inference FLOPs drop 4x", "incorrect"),
+        ("Swap the 70B for a 35B and the lifetime inference FLOPs halve.", "correct"),
+        ("Going from a 7B to a 70B model makes the FLOPs per token 10x higher.", "correct"),
+        ("Going from a 7B to a 70B model makes the FLOPs per token 100x higher.", "incorrect"),
+        ("Replacing the 13B with a 1.3B cuts the forward-pass FLOPs by about 10x.", "correct"),
+        ("Replacing the 13B with a 1.3B cuts the forward-pass FLOPs by about 100x.", "incorrect"),
+    ],
+)
+def test_inference_flops_against_the_parameter_count(text: str, verdict: str) -> None:
+    found = [v for quantity, v in _verdicts(text) if quantity == "inference FLOPs scaling factor"]
+    assert found == [verdict], check_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From 70B to 35B, the training compute drops 4x at compute-optimal data.",  # D grows with N too
+        "Swapping the 70B for a 35B MoE with 8 experts cuts inference compute 8x.",  # active parameters
+        "From 70B to 35B in int4, the inference compute per token drops 4x.",  # another change
+    ],
+)
+def test_parameter_scaling_not_judged(text: str) -> None:
+    assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
