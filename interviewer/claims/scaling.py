@@ -22,7 +22,8 @@ Ratios between two named things (``check_ratios``; sources at each table below):
 - the KV cache against the KV heads ("GQA with 8 KV heads cuts the cache 4x versus the 32 we have");
 - the spacing of two float formats, 2 to the difference of their mantissa bits ("bf16 is 8x coarser than fp16");
 - two GPUs' datasheet memory bandwidth or capacity ("the A100-40GB has 2.6x the bandwidth of the A10G");
-- two values the sentence states ("NVLink's 600 GB/s is 24x the 25 GB/s NIC").
+- two values the sentence states ("NVLink's 600 GB/s is 24x the 25 GB/s NIC");
+- Mixtral's total over active parameters, 3.6x ("active params are about a quarter of the total").
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
     return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset),
-            *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset)]
+            *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset), *_moe_total_over_active(sentence, offset)]
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -247,8 +248,8 @@ _BOUND_BEFORE = re.compile(r"(?:\bat\s+(?:most|least)|\bup\s+to|\bover|\bmore\s+
 _SMALLER = {"smaller", "less", "fewer", "lower", "finer", "narrower", "tighter"}
 _CLAUSE_BREAK = re.compile(r"[;:()]|,\s|\s[—–-]\s|\b(?:so|but|while|whereas|which|though|although)\b", re.IGNORECASE)
 _REFERENCE_BEFORE = re.compile(
-    r"(?:\bvs\.?|\bversus|\bthan|\bof|\bcompared\s+(?:to|with)|\brelative\s+to|\binstead\s+of|\bover|\bfrom|\bagainst)\s*"
-    r"(?:the\s+|an?\s+|that\s+of\s+(?:the\s+)?|full\s+|all\s+)?$",
+    r"(?:\bvs\.?|\bversus|\bthan|\bof|\bcompared\s+(?:to|with)|\brelative\s+to|\binstead\s+of|\bover|\bfrom|\bagainst|\d\s*(?:×|x|times))\s*"
+    r"(?:the\s+|an?\s+|its\s+|their\s+|that\s+of\s+(?:the\s+)?|full\s+|all\s+)?$",
     re.IGNORECASE,
 )
 
@@ -590,3 +591,31 @@ def _mask(sentence: str, entities: list) -> str:
     for entity in entities:
         chars[entity.start:entity.end] = "_" * (entity.end - entity.start)
     return "".join(chars)
+
+
+_MIXTRAL_PARAMS = ((46.7e9, 12.9e9), (141e9, 39e9))
+"""(total, active per token) for Mixtral 8x7B (Jiang et al. 2024, "Mixtral of Experts", §2: 47B total,
+13B active; 46.7B / 12.9B on its model card) and Mixtral 8x22B (Mistral AI, 2024: 141B / 39B). Both
+are 3.6× total over active, so a bare "Mixtral" needs no choice."""
+_EXPERT_SHAPE = re.compile(r"\b\d+\s?[x×]\s?\d+(?:\.\d+)?\s?[bB]\b")
+
+
+def _moe_total_over_active(sentence: str, offset: int) -> list[ClaimCheck]:
+    """"Total vs active params is only about 1.8x for Mixtral" (3.6x): top-2 of 8 experts plus the shared
+    attention and embeddings are read per token."""
+    if not re.search(r"\bmixtral\b", sentence, re.IGNORECASE):
+        return []
+    total, active = re.search(r"\btotal\b", sentence, re.IGNORECASE), re.search(r"\bactive\b", sentence, re.IGNORECASE)
+    masked = _EXPERT_SHAPE.sub(lambda m: "_" * len(m.group(0)), sentence)
+    said = _said_factors(masked)
+    if total is None or active is None or len(said) != 1 or len(_DIGIT.findall(masked)) != len(_DIGIT.findall(said[0].text)):
+        return []
+    first, second = sorted((total, active), key=lambda m: m.start())
+    reference = _reference_index(sentence, first.start(), second.start())
+    if reference is None:
+        return []
+    subject_is_total = (first if reference == 1 else second) is total
+    expected = [t / a if subject_is_total else a / t for t, a in _MIXTRAL_PARAMS]
+    check = _judge_ratio(sentence, offset, said[0], expected, True, "MoE total vs active parameters",
+                         "Mixtral 8x7B: 46.7B total, 12.9B active per token; 8x22B: 141B and 39B")
+    return [check] if check else []

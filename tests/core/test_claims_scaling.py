@@ -270,3 +270,22 @@ def test_inference_flops_against_the_parameter_count(text: str, verdict: str) ->
 )
 def test_parameter_scaling_not_judged(text: str) -> None:
     assert not [c for c in check_claims(text) if "scaling factor" in c.quantity and c.verdict == "incorrect"]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Total vs active params is only about 1.8x for Mixtral, so memory isn't that much worse than compute suggests.", "incorrect"),
+        ("Mixtral 8x7B's active parameters are about a quarter of its total.", "correct"),
+        ("Mixtral 8x7B's active parameters are about a tenth of its total.", "incorrect"),
+        ("For Mixtral, total parameters are 3.6x the active ones.", "correct"),
+        ("For Mixtral 8x22B, total parameters are 8x the active ones.", "incorrect"),
+    ],
+)
+def test_mixtral_total_over_active(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, about="total vs active") == [verdict], check_claims(text)
+
+
+def test_moe_ratio_without_a_known_model_is_not_judged() -> None:
+    # the split depends on the model: no verdict without Mixtral named
+    assert not _ratio_verdicts("Total vs active params is only about 1.8x for this MoE.", about="total vs active")
