@@ -23,7 +23,8 @@ Ratios between two named things (``check_ratios``; sources at each table below):
 - the spacing of two float formats, 2 to the difference of their mantissa bits ("bf16 is 8x coarser than fp16");
 - two GPUs' datasheet memory bandwidth or capacity ("the A100-40GB has 2.6x the bandwidth of the A10G");
 - two values the sentence states ("NVLink's 600 GB/s is 24x the 25 GB/s NIC");
-- Mixtral's total over active parameters, 3.6x ("active params are about a quarter of the total").
+- Mixtral's total over active parameters, 3.6x ("active params are about a quarter of the total");
+- a model's lifetime inference over its training compute, 2·T / 6·D ("10T tokens served is 2.4x the training").
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
     return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset),
-            *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset), *_moe_total_over_active(sentence, offset)]
+            *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset), *_moe_total_over_active(sentence, offset),
+            *_inference_over_training(sentence, offset, facts or {})]
 
 
 def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
@@ -618,4 +620,43 @@ def _moe_total_over_active(sentence: str, offset: int) -> list[ClaimCheck]:
     expected = [t / a if subject_is_total else a / t for t, a in _MIXTRAL_PARAMS]
     check = _judge_ratio(sentence, offset, said[0], expected, True, "MoE total vs active parameters",
                          "Mixtral 8x7B: 46.7B total, 12.9B active per token; 8x22B: 141B and 39B")
+    return [check] if check else []
+
+
+_TOKEN_COUNT = re.compile(r"(?<![\w.])(?P<v>\d+(?:\.\d+)?)\s*(?P<m>[kKMBT]\b|thousand|million|billion|trillion)?\s*tokens?\b")
+_MAGNITUDE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "billion": 1e9, "t": 1e12, "trillion": 1e12}
+_PARAM_COUNT = re.compile(r"(?<![\w.])(?P<v>\d+(?:\.\d+)?)\s?(?P<m>[BM])\b")
+_TRAINING_FLOPS_PER_TOKEN = (6.0, 8.0)
+"""Training FLOPs per parameter and token: 6 (forward 2 + backward 4, Kaplan et al. 2020, §2.1), 8 with
+full activation recomputation (Narayanan et al. 2021, §3.5); inference is 2 (the forward pass)."""
+
+
+def _inference_over_training(sentence: str, offset: int, facts: dict) -> list[ClaimCheck]:
+    """"Lifetime inference at 10T tokens for a 70B is roughly 10x the training compute" with the
+    scenario's 1.4T training tokens: 2·N·10T / 6·N·1.4T = 2.4x. The model size cancels, so it is
+    judged only when the sentence names no other model than the scenario's."""
+    inference = re.search(r"\binference\b|\bserving\b", sentence, re.IGNORECASE)
+    training = re.search(r"\btrain(?:ing)?\s+(?:compute|flops|cost|run|budget)\b|\bpre-?training\b", sentence, re.IGNORECASE)
+    tokens = list(_TOKEN_COUNT.finditer(sentence))
+    if inference is None or training is None or len(tokens) != 1 or not facts.get("tokens") or not facts.get("params"):
+        return []
+    sizes = [float(m.group("v")) * (1e9 if m.group("m") == "B" else 1e6) for m in _PARAM_COUNT.finditer(sentence)]
+    if any(abs(size / float(facts["params"]) - 1) > 0.05 for size in sizes):
+        return []  # another model than the one the scenario's training tokens are for
+    served = float(tokens[0].group("v")) * _MAGNITUDE.get((tokens[0].group("m") or "").lower(), 1.0)
+    number_spans = [(m.start(), m.end()) for m in (*tokens, *_PARAM_COUNT.finditer(sentence))]
+    said = [s for s in _said_factors(sentence) if not any(lo <= s.start < hi for lo, hi in number_spans)]
+    reference = _reference_index(sentence, *sorted((inference.start(), training.start())))
+    if len(said) != 1 or reference is None:
+        return []
+    spans = [*number_spans, (said[0].start, said[0].end)]
+    if any(not any(lo <= m.start() < hi for lo, hi in spans) for m in _DIGIT.finditer(sentence)):
+        return []  # "10T tokens a year for 3 years": another factor
+    inference_first = inference.start() < training.start()
+    subject_is_inference = (reference == 1) == inference_first
+    trained = float(facts["tokens"])
+    expected = [2 * served / (k * trained) for k in _TRAINING_FLOPS_PER_TOKEN]
+    expected = expected if subject_is_inference else [1 / value for value in expected]
+    check = _judge_ratio(sentence, offset, said[0], expected, True, "inference vs training compute",
+                         f"2·N per served token × {served:.3g} tokens over 6·N (8·N with recomputation) per training token × {trained:.3g} tokens (the scenario's)")
     return [check] if check else []

@@ -289,3 +289,31 @@ def test_mixtral_total_over_active(text: str, verdict: str) -> None:
 def test_moe_ratio_without_a_known_model_is_not_judged() -> None:
     # the split depends on the model: no verdict without Mixtral named
     assert not _ratio_verdicts("Total vs active params is only about 1.8x for this MoE.", about="total vs active")
+
+
+COMPUTE_OPTIMAL_70B = {"params": 70e9, "tokens": 1.4e12}
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Lifetime inference at 10T tokens for a 70B is roughly 10x the training compute.", "incorrect"),
+        ("Lifetime inference at 10T tokens for a 70B is roughly 2.4x the training compute.", "correct"),
+        ("Serving 10T tokens costs about 2x the pre-training compute.", "correct"),  # 8·N·D with recomputation: 1.8x
+        ("The training compute is a tenth of serving 10T tokens.", "incorrect"),
+    ],
+)
+def test_inference_over_training_compute(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, COMPUTE_OPTIMAL_70B, about="inference vs training") == [verdict], check_claims(text, COMPUTE_OPTIMAL_70B)
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("Serving 10T tokens a year for 3 years is about 7x the training compute.", COMPUTE_OPTIMAL_70B),  # years multiply
+        ("Lifetime inference at 10T tokens for a 7B is roughly 10x the training compute.", COMPUTE_OPTIMAL_70B),  # another model
+        ("Lifetime inference at 10T tokens is roughly 10x the training compute.", None),  # training tokens unknown
+    ],
+)
+def test_inference_over_training_not_judged(text: str, facts: dict | None) -> None:
+    assert not _ratio_verdicts(text, facts, about="inference vs training")
