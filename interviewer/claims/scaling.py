@@ -507,6 +507,11 @@ _NOT_ONE_GPU_SPEC = re.compile(
 _DIGIT = re.compile(r"\d")
 
 
+def _other_number(text: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``text`` has a digit outside ``spans`` (the numbers a rule reads): another factor or figure."""
+    return any(not any(lo <= m.start() < hi for lo, hi in spans) for m in _DIGIT.finditer(text))
+
+
 def _gpu_spec_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
     """"The A100-40GB has about 4.5x the HBM bandwidth of the A10G" (1,555 / 600 GB/s = 2.6x): two GPUs'
     datasheet memory bandwidth or capacity, every part a name may mean (a bare A100 is 40 or 80 GB)."""
@@ -519,8 +524,7 @@ def _gpu_spec_ratios(sentence: str, offset: int) -> list[ClaimCheck]:
     said = [s for s in _said_factors(sentence) if not any(g.start <= s.start < g.end for g in gpus)]
     if len(said) != 1:
         return []
-    outside = sentence[:gpus[0].start] + sentence[gpus[0].end:gpus[1].start] + sentence[gpus[1].end:]
-    if len(_DIGIT.findall(outside)) != len(_DIGIT.findall(said[0].text)):
+    if _other_number(sentence, [(g.start, g.end) for g in gpus] + [(said[0].start, said[0].end)]):
         return []  # a figure of its own is a stated value, not the datasheet's
     specs = ["memory bandwidth"] if _BANDWIDTH.search(sentence) else list(_GPU_SPECS) if _CAPACITY_OR_HBM.search(sentence) else []
     reference = _reference_index(sentence, gpus[0].start, gpus[1].start)
@@ -610,7 +614,7 @@ def _moe_total_over_active(sentence: str, offset: int) -> list[ClaimCheck]:
     total, active = re.search(r"\btotal\b", sentence, re.IGNORECASE), re.search(r"\bactive\b", sentence, re.IGNORECASE)
     masked = _EXPERT_SHAPE.sub(lambda m: "_" * len(m.group(0)), sentence)
     said = _said_factors(masked)
-    if total is None or active is None or len(said) != 1 or len(_DIGIT.findall(masked)) != len(_DIGIT.findall(said[0].text)):
+    if total is None or active is None or len(said) != 1 or _other_number(masked, [(said[0].start, said[0].end)]):
         return []
     first, second = sorted((total, active), key=lambda m: m.start())
     reference = _reference_index(sentence, first.start(), second.start())
@@ -649,8 +653,7 @@ def _inference_over_training(sentence: str, offset: int, facts: dict) -> list[Cl
     reference = _reference_index(sentence, *sorted((inference.start(), training.start())))
     if len(said) != 1 or reference is None:
         return []
-    spans = [*number_spans, (said[0].start, said[0].end)]
-    if any(not any(lo <= m.start() < hi for lo, hi in spans) for m in _DIGIT.finditer(sentence)):
+    if _other_number(sentence, [*number_spans, (said[0].start, said[0].end)]):
         return []  # "10T tokens a year for 3 years": another factor
     inference_first = inference.start() < training.start()
     subject_is_inference = (reference == 1) == inference_first
