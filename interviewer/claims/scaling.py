@@ -72,9 +72,9 @@ LAWS = (
 _FROM_TO = re.compile(r"\bfrom\s+(?:an?\s+)?" + _NUMBER.format("a") + r"(?P<au>[^\d;.]{0,20}?)\s*\bto\s+" + _NUMBER.format("b") + r"(?P<bu>[^\d;.,]{0,25})", re.IGNORECASE)
 _DOUBLING = re.compile(r"\b(?P<verb>doubl(?:e|es|ing)|tripl(?:e|es|ing)|quadrupl(?:e|es|ing)|halv(?:e|es|ing))\s+(?:the\s+)?(?P<what>[\w-]+(?:\s+(?:length|window|size|count))?)", re.IGNORECASE)
 _FACTOR_AFTER = re.compile(
-    r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:only\s+)?(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
+    r"\b(?:(?P<grow>multipl(?:y|ies|ied)|grows?|increases?|scales?|raises?|inflates?|blows?\s+up)|(?P<shrink>divides?|cuts?|(?<!all-)(?<!all\s)reduces?|shrinks?|lowers?))\b[^.;]{0,50}?\bby\s+(?:only\s+)?(?:a\s+factor\s+of\s+|about\s+|roughly\s+|~\s*)?(?P<r>\d+(?:\.\d+)?)\s*(?:×|x\b)?"
     r"|(?P<r2>\d+(?:\.\d+)?)\s*(?:×|x\b|times)\s*(?P<dir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower|the\s+memory|as\s+(?:much|large|big|long|slow))"
-    r"|(?:(?P<vgrow>grows?|rises?|increases?|goes\s+up|jumps?|balloons?|multipl(?:y|ies))|(?P<vshrink>drops?|falls?|shrinks?|decreases?|goes\s+down|cuts?|reduces?))\s+(?:[\w-]+\s+){0,4}?(?:by\s+)?(?:about\s+|roughly\s+|~\s*)?(?P<r3>\d+(?:\.\d+)?)\s*(?:×|x\b|-?\s?fold\b)"
+    r"|(?:(?P<vgrow>grows?|rises?|increases?|goes\s+up|jumps?|balloons?|multipl(?:y|ies))|(?P<vshrink>drops?|falls?|shrinks?|decreases?|goes\s+down|cuts?|(?<!all-)(?<!all\s)reduces?))\s+(?:[\w-]+\s+){0,4}?(?:by\s+)?(?:about\s+|roughly\s+|~\s*)?(?P<r3>\d+(?:\.\d+)?)\s*(?:×|x\b|-?\s?fold\b)"
     r"|(?P<pct>\d+(?:\.\d+)?)\s*%\s*(?P<pdir>slower|faster|larger|bigger|smaller|more|less|longer|shorter|higher|lower)"
     r"|\b(?P<word>doubl(?:es|ing|e)|tripl(?:es|ing|e)|quadrupl(?:es|ing|e)|halv(?:es|ing|e))\b(?!\s+(?:the\s+)?(?:context|sequence|seq|gpus?|length|batch|ring))",
     re.IGNORECASE,

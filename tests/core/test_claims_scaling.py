@@ -317,3 +317,10 @@ def test_inference_over_training_compute(text: str, verdict: str) -> None:
 )
 def test_inference_over_training_not_judged(text: str, facts: dict | None) -> None:
     assert not _ratio_verdicts(text, facts, about="inference vs training")
+
+
+def test_all_reduce_is_not_read_as_a_reduction() -> None:
+    # the "reduce" of "all-reduce" says nothing about the direction: "8× slower" is a factor of 8
+    checks = [c for c in check_claims("Going from 8 to 64 GPUs in the ring makes the bandwidth-bound all-reduce about 8× slower.")
+              if "scaling factor" in c.quantity]
+    assert [(c.verdict, c.claimed) for c in checks] == [("incorrect", 8.0)]
