@@ -388,6 +388,9 @@ _BASELINE_HEADS = re.compile(
     r"|(?<![\w.])(?P<q>\d+)\s+(?:query|q|attention)\s+heads?\b",
     re.IGNORECASE,
 )
+_FEWER_KV_HEADS = re.compile(
+    r"\bfrom\s+(?P<from>\d+)\s+(?:kv|key[- ]value|k/v)[- ]heads?\s+(?:down\s+)?to\s+(?:just\s+|only\s+)?(?P<to>\d+)\b(?![\w.,]|\s+(?:query|q|attention)\b)", re.IGNORECASE
+)
 _MHA = re.compile(r"\bmha\b|\bmulti[- ]head(?:\s+attention)?\b|\bfull\s+attention\b", re.IGNORECASE)
 _CACHE = re.compile(r"\bcache\b|\bmemory\b|\bfootprint\b|\bbytes\b", re.IGNORECASE)
 _OTHER_CACHE_CHANGE = re.compile(
@@ -410,12 +413,17 @@ def _kv_head_ratios(sentence: str, offset: int, facts: dict) -> list[ClaimCheck]
     from interviewer.claims.entities import find_dtypes, find_models
 
     kept = list(_KV_HEAD_COUNT.finditer(sentence))
-    if len(kept) != 1 or not _CACHE.search(sentence) or _OTHER_CACHE_CHANGE.search(sentence) or _NOT_STORED_TENSOR.search(sentence) or _change(sentence) is not None:
+    fewer = _FEWER_KV_HEADS.search(sentence)
+    if not (len(kept) == 1 or fewer) or not _CACHE.search(sentence) or _OTHER_CACHE_CHANGE.search(sentence) or _NOT_STORED_TENSOR.search(sentence) or _change(sentence) is not None:
         return []
     if any(d.kind == "dtype" for d in find_dtypes(sentence)):
         return []  # "GQA-8 and an fp8 cache": two factors
-    kv = 1 if kept[0].group("mqa") else int(kept[0].group("n") or kept[0].group("g"))
-    stated = {int(m.group("n") or m.group("q")) for m in _BASELINE_HEADS.finditer(sentence) if _bare_count(sentence, m.end())} - {kv}
+    if fewer:  # "from 32 KV heads to 8"
+        kv, stated = int(fewer.group("to")), {int(fewer.group("from"))}
+        kept.append(fewer)
+    else:
+        kv = 1 if kept[0].group("mqa") else int(kept[0].group("n") or kept[0].group("g"))
+        stated = {int(m.group("n") or m.group("q")) for m in _BASELINE_HEADS.finditer(sentence) if _bare_count(sentence, m.end())} - {kv}
     if len(stated) > 1:
         return []
     if stated:

@@ -324,3 +324,16 @@ def test_all_reduce_is_not_read_as_a_reduction() -> None:
     checks = [c for c in check_claims("Going from 8 to 64 GPUs in the ring makes the bandwidth-bound all-reduce about 8× slower.")
               if "scaling factor" in c.quantity]
     assert [(c.verdict, c.claimed) for c in checks] == [("incorrect", 8.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Going from 32 KV heads to 8 shrinks the cache by 4x.", "correct"),
+        ("Going from 32 KV heads to 8 shrinks the cache by 16x.", "incorrect"),
+        ("Going from 32 KV heads to 8 KV heads cuts the KV cache memory to a quarter.", "correct"),
+        ("Going from 64 KV heads to 8 KV heads cuts the KV cache memory to a half.", "incorrect"),
+    ],
+)
+def test_kv_cache_from_some_kv_heads_to_fewer(text: str, verdict: str) -> None:
+    assert _ratio_verdicts(text, about="KV heads") == [verdict], check_claims(text)
