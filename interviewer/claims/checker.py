@@ -30,7 +30,7 @@ from interviewer.claims.formulas import check_formulas
 from interviewer.claims.model import ClaimCheck, ClaimScope, InputSource
 from interviewer.claims.parser import MAX_MENTIONS_PER_PIECE, Mention, ParsedSentence, parse_sentence, split_sentences, table_headers
 from interviewer.claims.resolve import OPTION, Context, Resolver, input_roles, normalize_facts
-from interviewer.claims.scaling import check_scaling
+from interviewer.claims.scaling import check_ratios, check_scaling
 from interviewer.claims.topics import CUES, TOPICS, Topic, alternatives, classify
 from interviewer.units import BASE_UNIT, format_bytes, format_count, format_value, parse_number
 
@@ -106,6 +106,10 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
         indices = {index for index, _, _ in claims}
         results.extend(_restatement_slips(parsed))
         formula_checks = [*check_scaling(sentence, offset), *check_formulas(sentence, offset, parsed.previous_text)] if not withdrawn else []
+        if not withdrawn:
+            taken = [check.span for check in formula_checks if check.span]
+            formula_checks += [check for check in check_ratios(sentence, offset, normalized)
+                               if check.span and not any(lo < check.span[1] and check.span[0] < hi for lo, hi in taken)]
         if formula_checks:
             # "from 2k to 8k context multiplies the KV cache by 16", "99.9% over 30 days allows 8 hours":
             # the formula's result is the claim; no topic reads the same number again

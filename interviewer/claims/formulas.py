@@ -99,9 +99,10 @@ _GPU_HOURS = re.compile(
 )
 _DTYPES = r"fp8|int8|fp16|bf16|tf32|fp32"
 _PEAK_RATIO = re.compile(
-    r"\b(?P<a>" + _DTYPES + r")\b[^.;]{0,50}?\b(?P<r>\d+(?:\.\d+)?)\s*(?:×|x|times)\s+(?:the\s+|its\s+)?(?P<b>" + _DTYPES + r")\b[^.;]{0,15}?\b(?:rate|peak|throughput|flops|tflops|speed|compute|math)",
+    r"\b(?P<a>" + _DTYPES + r")\b[^.;]{0,50}?\b(?P<r>\d+(?:\.\d+)?)\s*(?:×|x|times)\s+(?:the\s+|its\s+)?(?:dense\s+)?(?P<b>" + _DTYPES + r")\b[^.;]{0,15}?\b(?:rate|peak|throughput|flops|tflops|speed|compute|math)",
     re.IGNORECASE,
 )
+_SPARSE = re.compile(r"\bspars(?:e|ity)\b|\b2:4\b", re.IGNORECASE)
 _LIMITS = (
     ("fp16", "largest finite value", 65504.0, r"\b(?:max(?:imum)?(?:\s+value)?|tops?\s+out|largest(?:\s+(?:finite\s+)?value)?|overflows?\s+(?:at|above|past|beyond)|caps?\s+(?:out\s+)?at)"),
     ("fp16", "smallest subnormal", 5.96e-8, r"\bsubnormals?\b[^.;\d]{0,30}?\b(?:bottom\s+out|go(?:es)?\s+down|reach|as\s+small\s+as|down\s+to|at|around|is|are)"),
@@ -433,7 +434,8 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
                        f"{accepted[0]:,.0f} GPU-hours", f"{n:,.0f} GPUs × {hours[0]:,.0f} h")
         if check:
             yield check
-    for match in _PEAK_RATIO.finditer(sentence):
+    # "fp8 with 2:4 sparsity is 4x the dense bf16 rate" is right: the ratios here are dense to dense
+    for match in _PEAK_RATIO.finditer(sentence) if not _SPARSE.search(sentence) else ():
         from interviewer.tools.dtypes import normalize_dtype
         from interviewer.tools.hardware import GPUS
 

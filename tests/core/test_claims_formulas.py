@@ -124,3 +124,21 @@ def test_times_at_a_rate_gpu_minutes_epochs_and_tokens_by_step(text: str, verdic
     assert verdict in [c.verdict for c in check_claims(text)]
     if verdict == "correct":
         assert "incorrect" not in [c.verdict for c in check_claims(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("fp8 on H100 buys you ~4x the dense bf16 matmul throughput.", "incorrect"),
+        ("fp8 on H100 gives 2x the dense bf16 throughput.", "correct"),
+        ("On the A100, int8 reaches 2x the dense fp16 peak.", "correct"),
+        ("On the A100, int8 reaches 8x the dense fp16 peak.", "incorrect"),
+    ],
+)
+def test_peak_ratio_against_the_dense_figure(text: str, verdict: str) -> None:
+    assert [c.verdict for c in check_claims(text) if "peak rate" in c.quantity] == [verdict], check_claims(text)
+
+
+def test_peak_ratio_with_sparsity_is_not_judged() -> None:
+    # 2:4-sparse fp8 (3,958) is 4x dense bf16 (989.5) on H100: right, and not the dense-to-dense ratio
+    assert not [c for c in check_claims("fp8 with 2:4 sparsity is 4x the dense bf16 rate on H100.") if "peak rate" in c.quantity]
