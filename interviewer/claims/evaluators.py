@@ -630,6 +630,11 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
     # "One Adam moment in fp32 is about 20 GB": the part the sentence names is the usual reading, and
     # the one a wrong figure is compared with; all the model states stay a reading after it. A bare
     # "params" ("10B params with Adam is ...") names the model's size more often than its weights.
+    if per_param and _clause_has(r, _ON_TOP):
+        # "Adam adds 8 bytes per param on top": what the optimizer adds, not the total; its two fp32
+        # moments (8) or, in mixed precision, the fp32 master copy as well (12; Rajbhandari et al. 2020, §3.1)
+        for added, what in ((8.0, "Adam's two fp32 moments"), (12.0, "the fp32 master copy and both Adam moments")):
+            components.append(Candidate(added, f"{added:g} bytes/param added by {what}", f"what the optimizer adds: {what}", "model-states", {"params": 1e9}, [], component=what))
     named = [c for c in components if not (c.component or "").startswith("16-bit weights")]
     ev.candidates[:0] = named
     ev.candidates.extend(c for c in components if c not in named)
@@ -657,6 +662,7 @@ _COMPONENT_SUBJECT = re.compile(
     r"\s*(?:only\s+|just\s+|still\s+)?(?:about|around|roughly|approximately|~|≈|some)?\s*$",
     re.I,
 )
+_ON_TOP = r"\badds?\b|\badding\b|\bon\s+top\b|\bextra\b|\badditional\b|\bmore\s+(?:bytes|per)\b|\bincrement"
 _DTYPE_DIGITS = re.compile(r"\b(fp|bf|int|tf|float|e\dm)(\d+)\b", re.I)
 _WHOLE_STATES = re.compile(r"\b(?:total|all\s+(?:the\s+)?(?:model\s+)?states|model\s+states|everything|whole|full\s+(?:training\s+)?state)\b", re.I)
 _COMPONENT_PHRASE = re.compile(r"^\s*(?:of|for|in|holding|carrying|just\s+for)\s+(?P<what>[^\d;:=≈]{3,50})", re.I)

@@ -114,3 +114,16 @@ def test_each_named_gpu_is_a_per_gpu_scope_and_a_share_of_names_the_whole(text: 
 ])
 def test_a_count_of_prompts_is_a_batch_and_stated_heads_are_all_counted(text: str, claim: str, scenario: str, expected: str) -> None:
     assert verdict_on(text, claim, scenario) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("fp32 weights are 2x bf16, and Adam adds 8 bytes per param on top.", "correct"),
+    ("Adam adds 12 bytes per parameter on top of the bf16 weights and grads.", "correct"),
+    ("On top of the weights, the optimizer adds an extra 8 bytes per parameter.", "correct"),
+    ("Adam adds 30 bytes per parameter on top of the weights.", "incorrect"),
+])
+def test_what_the_optimizer_adds_is_not_the_total(text: str, expected: str) -> None:
+    """Found by the helper that wrote the ratio rules: "adds 8 bytes per param on top" was compared
+    with the 16-byte total."""
+    verdicts = [c.verdict for c in check_claims(text) if c.quantity == "model-state bytes per parameter"]
+    assert verdicts == [expected]
