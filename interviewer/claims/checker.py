@@ -139,6 +139,7 @@ _RETRACTION = re.compile(
 _REPORTED = re.compile(
     r"^\W*(?:(?:earlier|before|above)\s*,?\s*)?(?:i|we)\s+(?:said|claimed|wrote|estimated|guessed|thought)\b"
     r"|^\W*(?:some\s+)?(?:people|folks|blog\s+posts|many)\s+(?:say|quote|claim|think)\b|^\W*a\s+common\s+(?:mistake|error|misconception)\b"
+    r"|^\W*(?:some|a|one|the|my|our)\s+(?:blog(?:\s+post)?|paper|article|tweet|thread|person|colleague|coworker|guy|vendor|team(?:mate)?|friend|interviewer)\s+(?:says?|said|quotes?|quoted|claims?|claimed|thinks?|thought|wrote|suggests?|suggested|told\s+me)\b"
     r"|^\W*the\s+naive\s+(?:estimate|answer|number)\b",
     re.IGNORECASE,
 )

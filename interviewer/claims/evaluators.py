@@ -168,6 +168,9 @@ class ParamsOption:
     note: str
 
 
+_PER_TOKEN_READ = r"\bactive\b|\bper\s+token\b|\b(?:each|every|a|one)\s+token\b|/\s?tok|\btop-?[12k]\b|\bdecod|\bforward\b|\breads?\b|\bflops?\b"
+
+
 def params_options(r: Resolver, notes: list[str], required: bool = True) -> list[ParamsOption]:
     """The parameter count(s): a named model (exact, from the params calculator) or a stated size."""
     sentence_params = r.in_sentence("params")
@@ -203,6 +206,12 @@ def params_options(r: Resolver, notes: list[str], required: bool = True) -> list
             return options
         value = float(chosen_params.value)  # type: ignore[arg-type]
         notes.append(chosen_params.note("params", format_count(value)))
+        active = r.facts.get("params_active")
+        if chosen_params.source == "scenario" and isinstance(active, float) and _text_has(r, _PER_TOKEN_READ):
+            # "each token reads about 26 GB", "26 GFLOPs per token": an MoE token passes through its
+            # active parameters only (Mixtral: 12.9B of 46.7B), so that is a reading too
+            notes.append(f"or the {format_count(active)} active params a token passes through (given in the scenario)")
+            return [ParamsOption(value, None, None, ""), ParamsOption(active, "active params per token", None, "")]
         return [ParamsOption(value, None, None, "")]
     if chosen_model is not None:
         ref, found = chosen_model
@@ -635,7 +644,7 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
         # moments (8) or, in mixed precision, the fp32 master copy as well (12; Rajbhandari et al. 2020, §3.1)
         for added, what in ((8.0, "Adam's two fp32 moments"), (12.0, "the fp32 master copy and both Adam moments")):
             components.append(Candidate(added, f"{added:g} bytes/param added by {what}", f"what the optimizer adds: {what}", "model-states", {"params": 1e9}, [], component=what))
-    named = [c for c in components if not (c.component or "").startswith("16-bit weights")]
+    named = [c for c in components if (c.component or "").split(",")[0] != "16-bit weights"]
     ev.candidates[:0] = named
     ev.candidates.extend(c for c in components if c not in named)
     if per_param:
@@ -656,6 +665,7 @@ _COMPONENTS = (
     ("fp32 master weights", re.compile(r"\bmaster\b", re.I), 4.0),
     ("Adam moments", re.compile(r"\bmoments\b|\bm\s*(?:\+|and|,|&)\s*v\b|\bmomentum\s+and\s+variance\b", re.I), 8.0),
     ("one Adam moment", re.compile(r"\b(?:one|a\s+single|each)\s+(?:adam\s+)?moment\b|\bthe\s+(?:momentum|variance)\s+alone\b", re.I), 4.0),
+    ("optimizer states", re.compile(r"\b(?:adam(?:w)?|optimi[sz]er)(?:'s)?\s+states?\b", re.I), 12.0),
 )
 _COMPONENT_SUBJECT = re.compile(
     r"(?P<what>[^\d;:=≈]{3,90}?)\s*[—–-]?\s*(?:\bitself\s+)?(?:\bis|\bare|'s|=|≈|\btakes?|\bneeds?|\bcomes?\s+to|\bcosts?|\badds?\s+up\s+to|\bweighs?(?:\s+in\s+at)?)"

@@ -103,6 +103,8 @@ _PEAK_RATIO = re.compile(
     re.IGNORECASE,
 )
 _SPARSE = re.compile(r"\bspars(?:e|ity)\b|\b2:4\b", re.IGNORECASE)
+_OPERAND_AFTER = re.compile(r"\s*(?:[−×*/^+-]|x\s*\d)")
+"""After the first number of "(2 − 2^-10) × 2^15 = 65,504": an operand of an expression, not the value."""
 _LIMITS = (
     ("fp16", "largest finite value", 65504.0, r"\b(?:max(?:imum)?(?:\s+value)?|tops?\s+out|largest(?:\s+(?:finite\s+)?value)?|overflows?\s+(?:at|above|past|beyond)|caps?\s+(?:out\s+)?at)"),
     ("fp16", "smallest subnormal", 5.96e-8, r"\bsubnormals?\b[^.;\d]{0,30}?\b(?:bottom\s+out|go(?:es)?\s+down|reach|as\s+small\s+as|down\s+to|at|around|is|are)"),
@@ -448,12 +450,14 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         if check:
             yield check
     for dtype, what, value, words in _LIMITS:
-        pattern = re.compile(r"\b" + dtype + r"\b[^.;]{0,60}?(?:" + words + r")[^.;\d]{0,25}?(?P<c>" + _NUM + r")(?!\s*(?:%|GB|MB|ms|s\b|x|×|bits?|bytes?))", re.IGNORECASE)
+        pattern = re.compile(r"\b" + dtype + r"\b[^.;]{0,60}?(?:" + words + r")[^.;\d]{0,25}?(?P<c>" + _NUM + r")(?P<k>\s?[kK]\b)?(?!\s*(?:%|GB|MB|ms|s\b|x|×|bits?|bytes?))", re.IGNORECASE)
         for match in pattern.finditer(sentence):
             claimed = _number(match.group("c"))
-            if claimed is None or claimed <= 0:
-                continue
-            check = _check(sentence, offset, match, "c", f"{dtype} {what}", claimed, [value], "number", match.group("c"), f"{value:g}",
+            if claimed is None or claimed <= 0 or _OPERAND_AFTER.match(sentence, match.end()) or sentence[:match.start("c")].rstrip().endswith("("):
+                continue  # "(2 − 2^-10) × 2^15 = 65,504": the first operand of the working, not the limit
+            if match.group("k"):
+                claimed *= 1e3  # "bf16 tops out around 65k"
+            check = _check(sentence, offset, match, "c", f"{dtype} {what}", claimed, [value], "number", match.group("c") + (match.group("k") or "").strip(), f"{value:g}",
                            f"IEEE 754 / bfloat16 format: the {what} of {dtype}")
             if check:
                 yield check

@@ -314,7 +314,7 @@ _QUALIFIERS_AFTER: list[tuple[str, float, re.Pattern]] = [
 _PLUS_MINUS = re.compile(r"^\s*(?:±|\+/-|\+-)\s*(?P<p>\d{1,2}(?:\.\d+)?)\s*%")
 
 _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
-    ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
+    ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|per\s+(?:§+|a100|h100|h200|a10g?|l4|t4|v100)(?!\w)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
     ("total", re.compile(r"^\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|across\s+(?:all|the\s+cluster)|(?:of\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:is\s+|are\s+|gets\s+|get\s+)?(?:spread|split|divided|sharded|partitioned|distributed)\s+(?:evenly\s+)?(?:over|across|among|between))\b", re.I)),
     ("per_token", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every)\s*(?:(?:new|generated|output|decoded|additional|cached)\s+)?(?:token|tok)\b", re.I)),
     ("per_sequence", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
@@ -703,13 +703,24 @@ _SHARDED_DOWN_TO = re.compile(
 )
 
 
+_WHOLE_IS_SHARE = re.compile(
+    r"[^;]{0,60}?\b(?:is|are|becomes|become|comes\s+(?:down\s+)?to|works\s+out\s+to|turns\s+into|shrinks\s+to|drops\s+to|means|gives)\s+"
+    r"(?:only\s+|just\s+|about\s+|around\s+|roughly\s+|~\s*|≈\s*)*",
+    re.I,
+)
+
+
 def _whole_before_part(parsed: ParsedSentence, mention: Mention) -> None:
-    """"the 160 GB of model states shards down to about 20 GB per GPU": the first number is the whole
-    the per-GPU share is cut from, so it is a total, whatever per-GPU words the clause holds."""
-    previous = parsed.mentions[-1] if parsed.mentions else None
-    if previous is None or previous.dim != mention.dim or "per_gpu" not in mention.markers:
+    """"the 160 GB of model states shards down to about 20 GB per GPU", "the 140 GB of bf16 weights of
+    the 70B model is 17.5 GB per GPU": the first number is the whole the per-GPU share is cut from, so
+    it is a total, whatever per-GPU words the clause holds."""
+    if "per_gpu" not in mention.markers:
         return
-    if _SHARDED_DOWN_TO.fullmatch(parsed.masked[previous.end:mention.start]):
+    previous = next((m for m in reversed(parsed.mentions) if m.dim == mention.dim), None)
+    if previous is None or previous.clause != mention.clause and ";" in parsed.masked[previous.end:mention.start]:
+        return
+    between = parsed.masked[previous.end:mention.start]
+    if _SHARDED_DOWN_TO.fullmatch(between) or (_WHOLE_IS_SHARE.fullmatch(between) and "," not in between and "per_gpu" not in previous.markers):
         previous.markers -= {"per_gpu", "sent"}
         previous.markers.add("total")
 

@@ -75,6 +75,8 @@ _FACT_ALIASES = {
     "precision": "precision", "optimizer": "optimizer",
     # A second setup the scenario gives for its all-reduce question ("2 GB of gradients across 8 GPUs")
     "allreduce_bytes": "allreduce_bytes", "allreduce_gpus": "allreduce_gpus",
+    # An MoE's parameters one token passes through (Mixtral 8x7B: 12.9B of 46.7B)
+    "params_active": "params_active", "active_params": "params_active",
 }
 _TEXT_FACTS = {"gpu", "dtype", "kv_dtype", "model", "precision", "optimizer"}
 TEXT_FACTS = frozenset(_TEXT_FACTS)

@@ -58,7 +58,7 @@ class Law:
 _CONTEXT_UNIT = re.compile(r"^\s*(?:[kK]\b)?\s*(?:-?\s*tokens?|tok|context|ctx|sequence|seq)?", re.IGNORECASE)
 LAWS = (
     Law("KV cache", re.compile(r"\bkv\b|\bkey[- /]value\b", re.I), "context", lambda n: n, "KV cache ∝ context length (2·L·n_kv·d_h·bytes per token)"),
-    Law("attention score matrix", re.compile(r"\bscore\s+matri|\battention\s+(?:matri|flops|compute|cost|memory|scores)|\bqk\s*(?:ᵀ|\^?t)\b|\bq\s*k\s*\^?t\b|\bquadratic", re.I),
+    Law("attention score matrix", re.compile(r"\bscore\s+matri|\battention\s+(?:scores?\s+)?(?:matri|flops|compute|cost|memory|scores)|\bqk\s*(?:ᵀ|\^?t)\b|\bq\s*k\s*\^?t\b|\bquadratic", re.I),
         "context", lambda n: n * n, "the n × n score matrix ∝ n²"),
     Law("ring all-reduce", re.compile(r"\ball[- ]?reduce\b|\bring\b", re.I), "gpus", lambda n: 2 * (n - 1) / n, "each GPU sends 2(n−1)/n of the payload, over the same link",
         re.compile(r"\bnodes?\b|\binter[- ]?node|\bcross[- ]node|\binfiniband\b|\bib\b|\bnetwork|\bethernet|\bnic|\blatency[- ]bound|\bsmall\s+(?:messages|payloads)|\bhops?\b|\bsteps\b", re.I)),
@@ -122,7 +122,12 @@ def check_scaling(sentence: str, offset: int = 0) -> list[ClaimCheck]:
     claimed = _claimed_factor(factor)
     if claimed is None or claimed <= 0:
         return []
-    laws = [law for law in LAWS if law.variable == variable and law.cue.search(sentence) and not (law.unless and law.unless.search(sentence))]
+    # The quantity the factor is said of is named in the factor's own clause ("... multiplies the
+    # attention score compute by 16, while the KV cache only grows 4×": the 16 is the scores')
+    breaks = [m.end() for m in re.finditer(r"[,;]|\b(?:while|whereas|but)\b", sentence[:factor.start()], re.IGNORECASE)]
+    clause = sentence[breaks[-1] if breaks else 0:factor.end()]
+    applicable = [law for law in LAWS if law.variable == variable and not (law.unless and law.unless.search(sentence))]
+    laws = [law for law in applicable if law.cue.search(clause)] or [law for law in applicable if law.cue.search(sentence)]
     if not laws:
         return []
     expected = [(law, law.grows(b) / law.grows(a)) for law in laws]

@@ -34,7 +34,8 @@ TOPICS: dict[str, Topic] = {
         Topic("kv-cache", "KV cache size", "kv-cache",
               r"%|\bpercent\b|\bper-token\b|\b(?:cache|kv)\s+per\s+layer\b|\bper[- ]layer\s+(?:cache|kv|size)\b"
               r"|\b(?:left|leaves|remaining|headroom|spare|subtract\w*|minus)\b"),
-        Topic("activations", "activation memory", "activations", r"\bper[- ]layer\b|\b(?:one|each|a\s+single)\s+layer\b"),
+        Topic("activations", "activation memory", "activations", r"\bper[- ]layer\b|\b(?:one|each|a\s+single)\s+layer\b"
+              r"|\bboundar(?:y|ies)\b|\bbetween\s+stages\b|\bp2p\b|\bpoint[- ]to[- ]point\b|\bsend(?:s|ing)?\b|\bhidden\s+states?\b"),
         Topic("model-states", "model-state memory", "model-states", r"\b(?:momentum|variance|moments?|master\s+(?:copy|weights)|optimi[sz]er\s+states?|adam\s+states?)\b(?:\s+\w+){0,2}\s+(?:alone|only|together|are|is|take|takes|need|needs|cost|costs)\b|\b(?:alone|only)\b|\b(?:free|left|remaining|headroom|spare)\b|\bcheckpoints?\b"),
         Topic("model-states-per-param", "model-state bytes per parameter", "model-states"),
         Topic("weights", "weight memory", None, r"\bfleet\b|\breplicas\b|\bin\s+total\b|\bfree\b|\bleft\b|\bremaining\b|\bafter\s+the\b"),
@@ -123,7 +124,12 @@ _SUM_LEAD = re.compile(
     r"\b(?:it'?s|that'?s|it\s+is|that\s+is|we'?re\s+at|comes?\s+to|gives?|makes?|totals?|total|so|becomes?|is|are|needs?|takes?)\b[^,;]*$",
     re.IGNORECASE,
 )
-_CAPACITY_AFTER = re.compile(r"^\s*(?:of\s+(?:hbm\d?e?|vram|memory)\s+)?(?:(?:hbm\d?e?|vram)\s+)?(?:gpus?|cards?|devices?|nodes?|boxes|machines|accelerators?|parts|chips?|boards?|skus?|gpu\s+variants?)\b", re.IGNORECASE)
+_CAPACITY_AFTER = re.compile(
+    r"^\s*(?:of\s+(?:hbm\d?e?|vram|memory)\s+)?(?:(?:hbm\d?e?|vram)\s+)?(?:gpus?|cards?|devices?|nodes?|boxes|machines|accelerators?|parts|chips?|boards?|skus?|gpu\s+variants?)\b"
+    r"|^\s*of\s+(?:(?:free|spare|remaining|available|leftover|unused|usable|cpu|host|system)\s+(?:memory|ram|dram|hbm\d?e?|vram|space|capacity|headroom)"
+    r"|(?:cpu\s+|host\s+|system\s+|local\s+)?(?:ram|dram|nvme|disk|storage))\b(?!\s+(?:traffic|reads?|bandwidth))",
+    re.IGNORECASE,
+)
 _CAPACITY_LEAD = re.compile(r"(?:§|\bgpus?|\bnodes?|\bcards?)\s*\(\s*$|\bfit(?:s|ting)?\s+(?:in|into|on|onto)\b[^=]{0,40}\(\s*$", re.IGNORECASE)
 _OPERATOR_AFTER = re.compile(r"^\s*(?:[×x*·/+−]\s*[\d(§a-z]|-\s+[\d(]|=)", re.IGNORECASE)
 _OPERATOR_BEFORE = re.compile(r"(?:[×*·/+−]|\bx|\s-)\s*$")
@@ -244,6 +250,9 @@ def _attached_topic(parsed: ParsedSentence, mention: Mention) -> str | None:
     if not m:
         return None
     what = re.split(r"\d|\b(?:plus|with|so|which|while|but|whereas|then|per|because|since)\b|\band\s+(?:you|we|i|it|that|this|there)\b", m.group("what"), maxsplit=1, flags=re.IGNORECASE)[0]
+    if re.match(r"\s*(?:[a-z§-]+\s+){0,2}(?:weights|params|parameters)\s*,\s*(?:(?:the|its|their|bf16|fp16|fp32|16-bit|32-bit|§+)\s+){0,2}(?:grad(?:ient)?s|optimi[sz]er|adam|moments?|master)\b",
+                parsed.masked[mention.end + m.start("what"):mention.end + 110], re.I):
+        return "model-states"  # "9.6 GB of weights, gradients and Adam states": a list of the model states
     if re.search(r"\bkv\b|\bcache\b|key[- /]value", what, re.I):
         return "kv-cache"
     if re.search(r"\bactivation", what, re.I):
@@ -288,8 +297,13 @@ _REQUIRED_LEAD = re.compile(r"\b(?:need|needs|require[sd]?|must\s+(?:serve|handl
 
 def _training_step(parsed: ParsedSentence) -> bool:
     """"A step is 6 × 70B × 4.2M tokens ≈ 1.76e18 FLOPs ... so ~110 s per step": 6·N·D, or millions of
-    tokens in one step, make it a training step, not a decode step."""
-    return bool(re.search(r"\b6\s*[×x*·]\s*\d|\b6\s*·?\s*N\b", parsed.masked)) or any(m.dim == "tokens" and m.value >= 1e5 for m in parsed.mentions)
+    tokens in one step ("a 2M-token batch"), make it a training step, not a decode step."""
+    return bool(re.search(r"\b6\s*[×x*·]\s*\d|\b6\s*·?\s*N\b", parsed.masked)) or any(
+        m.value >= 1e5 and (m.dim == "tokens" or m.role in ("tokens", "seq", "batch")) for m in parsed.mentions)
+
+
+_DEADLINE_LEAD = re.compile(r"\b(?:to|must|should|has\s+to|have\s+to|needs?\s+to|want\s+to)\s+(?:finish|train|complete|be\s+done|converge|wrap\s+up|get\s+through)\b[^.;]{0,60}?\b(?:within|in|under|by)\s+(?:about\s+|~\s*)?$", re.IGNORECASE)
+_FLEET_SIZING = re.compile(r"\b(?:need|needs|needed|require[sd]?)\b[^.;]{0,30}?\b\d[\d,.]*\s*(?:more\s+)?(?:gpus|cards|replicas|nodes|servers|instances|a100s|h100s|a10gs|l4s)\b|\bpeak\b", re.IGNORECASE)
 
 
 _PER_TOKEN_WORDS = re.compile(r"\bper\s+(?:output\s+|generated\s+|new\s+)?token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+|output\s+)?token\b|\b(?:per|each|every|a|one)\s+(?:decode\s+|decoding\s+)?step\b|\bstep\s+time\b|\btpot\b|\binter[- ]token\b|\bitl\b", re.IGNORECASE)
@@ -607,6 +621,10 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         if dim == "tokens_per_s":
             if _REQUIRED_LEAD.search(lead):
                 return None  # "we need 30k tok/s": the load to serve, not a speed claimed
+            if _training_step(parsed) or re.search(r"\bbatch\b[^.;]{0,40}\bper\s+step\b", text, re.IGNORECASE):
+                return None  # "At 16k tokens/s, a 2M-token batch takes ... per step": a training throughput
+            if "per_gpu" in mention.markers and _FLEET_SIZING.search(text) and not _others(parsed, mention, "count", roles=("batch", "requests")):
+                return None  # "with about 3,000 tok/s per A100, we'd need about 10 GPUs": a batched card's throughput
             if _TRAINING_RATE.search(text) or _AGGREGATE_RATE.search(text) or _others(parsed, mention, "req_per_s") or (
                 re.search(r"\bprocess\w*|\bthroughput\b|\bFLOP/s\b|\bflops\b", text, re.IGNORECASE) and not _cue_in("decode", clause_text)
             ):
@@ -622,6 +640,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
     if dim == "seconds":
         if _others(parsed, mention, "req_per_s") or re.search(r"\blittle'?s\s+law\b", text, re.IGNORECASE):
             return None  # Little's law: the latency is an input
+        if _DEADLINE_LEAD.search(parsed.masked[max(0, mention.start - 80):mention.start]):
+            return None  # "To finish 200B tokens within 30 days ...": a deadline to meet, not a computed time
         if re.search(r"\b(?:slo|target|budget|deadline)\s*(?:of\s+)?$", lead, re.I):
             return None
         if _NOUN_AFTER_TIME.match(parsed.masked[mention.end:mention.end + 30]) or re.search(r"\bof\s+(?:an?|the)\s+$", lead, re.I):

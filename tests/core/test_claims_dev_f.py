@@ -1,0 +1,60 @@
+"""Claims from dev set f (bench/data/claims/claims_dev_f.yaml, the former sealed set 5) that the checker
+called wrong although they were right, in their own and other phrasings, each with a wrong twin where
+one exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import check_claims
+from rubrics.loader import get_scenario
+
+
+def checks(text: str, scenario: str | None):
+    return check_claims(text, dict(get_scenario(scenario).scenario.facts) if scenario else None)
+
+
+def verdict_on(text: str, claim: str, scenario: str | None) -> str | None:
+    at = text.index(claim)
+    on = [c for c in checks(text, scenario) if c.span and c.span[0] < at + len(claim) and at < c.span[1]]
+    return next((c.verdict for c in on if c.verdict == "incorrect"), on[0].verdict if on else None)
+
+
+@pytest.mark.parametrize(("text", "scenario"), [
+    # a whole that "becomes" or "is" the per-GPU share
+    ("With ZeRO-1 we only shard the optimizer states, so the 120 GB of fp32 master weights plus Adam moments becomes 15 GB per GPU, but every card still keeps the full bf16 weights and gradients.", "train-10b-8gpu"),
+    ("With TP=8 inside a node, the 140 GB of bf16 weights of the 70B model is 17.5 GB per GPU, and that's before any pipeline split.", "parallelism-allreduce"),
+    # a list of the model states is the model states
+    ("Training with plain data parallelism on the 16 A100s, a 600M-parameter model's 9.6 GB of weights, gradients and Adam states is replicated, so every GPU holds the full 9.6 GB.", "realtime-translation"),
+    # a capacity of memory is no claim of a size
+    ("For the emergency dump, the shard each node stages fits in the 2 TB of CPU RAM on the node easily.", "checkpointing-fault-tolerance"),
+    ("At 0.5 MiB per token, 66 GB of free memory holds about 126k tokens of cache.", "kv-cache-long-context"),
+    # the working of a limit, and a limit reported and rejected
+    ("fp16's largest normal is (2 − 2^-10) × 2^15 = 65,504.", "mixed-precision-failures"),
+    ("Some blog claimed bf16 tops out around 65k; that's wrong, bf16 has fp32's exponent range.", "mixed-precision-failures"),
+    # a factor belongs to the quantity of its own clause
+    ("Going from 2k to 8k context multiplies the attention score compute by 16, while the KV cache only grows 4×.", "attention-vs-rnn"),
+    # a training step's token rate, and a deadline to finish within
+    ("At 16k tokens/s, a 2M-token batch takes about 2 minutes per step.", "train-10b-8gpu"),
+    ("To finish 200B tokens within 30 days at 40% MFU, we'd need about 5 nodes like this one.", "train-10b-8gpu"),
+    # an MoE token passes through its active parameters
+    ("Imagine serving at batch 1 and only touching the two active experts per layer. Then each token reads about 26 GB of weights, roughly 8 ms on an H100.", "moe-routing"),
+    ("The forward pass costs about 26 GFLOPs per token.", "moe-routing"),
+    # a batched card's throughput in a fleet sizing; the activation sent at a stage boundary
+    ("Peak decode is 200 req/s × 150 tokens; with about 3,000 tok/s per A100, we'd need about 10 GPUs.", "serve-2b-p99"),
+    ("The activation at a stage boundary is 4096 × 8192 × 2 bytes per sequence, about 67 MB; over one 25 GB/s NIC that's roughly 2.7 ms.", "parallelism-allreduce"),
+])
+def test_right_claims_from_dev_set_f_are_not_called_wrong(text: str, scenario: str) -> None:
+    assert [c.explanation for c in checks(text, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario"), [
+    ("With TP=8 inside a node, the 140 GB of bf16 weights of the 70B model is 140 GB per GPU.", "140 GB per GPU", "parallelism-allreduce"),
+    ("With plain data parallelism, a 600M-parameter model's 2 GB of weights, gradients and Adam states is replicated on every GPU.", "2 GB", "realtime-translation"),
+    ("fp16 tops out around 6.5k.", "6.5k", "mixed-precision-failures"),
+    ("bf16 tops out around 65k.", "65k", "mixed-precision-failures"),
+    ("Going from 2k to 8k context multiplies the attention score compute by 4, while the KV cache only grows 4×.", "by 4", "attention-vs-rnn"),
+    ("The forward pass costs about 300 GFLOPs per token.", "300 GFLOPs", "moe-routing"),
+])
+def test_their_wrong_twins_are_caught(text: str, claim: str, scenario: str) -> None:
+    assert verdict_on(text, claim, scenario) == "incorrect"
