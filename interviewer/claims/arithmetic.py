@@ -249,6 +249,8 @@ def clearly_disagrees(arithmetic: Arithmetic, claim: Mention) -> bool:
     if claimed <= 0 or arithmetic.value <= 0:
         return False
     scales = _SCALES if arithmetic.unitless else (1.0,)
+    if claim.dim == "seconds" and re.search(r"/\s*(?:60|3,?600|86,?400|604,?800)\b(?!\s*[\d.])", arithmetic.expression):
+        scales = (*scales, 60.0, 3600.0, 86400.0, 604800.0)  # "1.2e7 s / 86,400 ≈ 139 days": the division was the unit change
     return all(max(v / claimed, claimed / v) >= 1.5 for scale in scales for v in (arithmetic.value * scale, arithmetic.value / scale))
 
 

@@ -215,6 +215,8 @@ def _plain_arithmetic(text: str, expression: str) -> bool:
     at = text.find(expression)
     if at > 0 and re.search(r"(?:√|\b(?:sqrt|log|exp|ln))\s*\(?\s*$|[A-Za-z_(]$", text[:at]):
         return False
+    if re.search(r"\d(?:sbh|bsh|(?![eE][+-]?\d)[a-z]{1,3}[²³]?)(?![a-z\d])", expression) and not re.search(r"\d(?:k|m|b|g|t|s|ms|us|µs|kb|mb|gb|tb|b/s)\b", expression, re.IGNORECASE):
+        return False  # "34sbh x 48": a symbol glued to its coefficient, not a unit
     skeleton = _NUMBER_WITH_UNITS.sub("N", expression)
     return bool(re.fullmatch(r"[N\s×x*·/+−()-]+", skeleton)) and skeleton.count("N") >= 2
 
@@ -465,6 +467,16 @@ def _check_one(parsed: ParsedSentence, mention: Mention, topic: Topic, context: 
     if check.verdict != "correct" and arithmetic is not None and _plain_arithmetic(parsed.text, arithmetic.expression) and clearly_disagrees(arithmetic, mention):
         # "25.8 GB at 3.35 TB/s is about 77 ms": wrong by the candidate's own numbers, whatever the inputs were meant to be
         return _wrong_own_arithmetic(arithmetic, mention, said, **_claim_fields(text, topic, mention, span) | {"calculator": None})
+    if check.verdict == "incorrect" and arithmetic is not None and _plain_arithmetic(parsed.text, arithmetic.expression) and agrees(arithmetic, mention, check.tolerance):
+        # "12 bytes/param × 10B = 120 GB", "2 × 32 × 32 × 128 × 2 = 524,288 bytes = 0.5 MiB": the candidate's
+        # own arithmetic gives their number, so they computed some quantity right; that it is not the one
+        # this topic computes (the whole model states, a whole sequence's cache) is a reading, not an error.
+        return check.model_copy(update={
+            "verdict": "unverifiable", "computed": None,
+            "explanation": f"{check.explanation.split(';')[0]}, which your own arithmetic ({arithmetic.expression}) gives. "
+                           f"For the {topic.quantity} I get {format_value(check.computed, check.unit) if check.computed is not None else 'another figure'}, so it is probably another quantity.",
+            "working": [f"{NOT_JUDGED}your own arithmetic gives your number; the {topic.quantity} reading does not", *check.working],
+        })
     if _not_judged(check) and _set_up_just_before(parsed, resolver):
         # "Imagine a 4-GPU box with 24 GB cards. With ZeRO-3 the model states come to about 20 GB per
         # card.": the sentence before changed the set-up on purpose, so its inputs are this claim's.

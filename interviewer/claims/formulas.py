@@ -453,7 +453,8 @@ def check_formulas(sentence: str, offset: int = 0, before: str = "") -> Iterator
         pattern = re.compile(r"\b" + dtype + r"\b[^.;]{0,60}?(?:" + words + r")[^.;\d]{0,25}?(?P<c>" + _NUM + r")(?P<k>\s?[kK]\b)?(?!\s*(?:%|GB|MB|ms|s\b|x|×|bits?|bytes?))", re.IGNORECASE)
         for match in pattern.finditer(sentence):
             claimed = _number(match.group("c"))
-            if claimed is None or claimed <= 0 or _OPERAND_AFTER.match(sentence, match.end()) or sentence[:match.start("c")].rstrip().endswith("("):
+            if claimed is None or claimed <= 0 or _OPERAND_AFTER.match(sentence, match.end()) or sentence[:match.start("c")].rstrip().endswith("(") or re.search(
+                    r"\b(?:isn'?t|is\s+not|not|never|wasn'?t)\s+(?:about\s+|around\s+|~\s*)?$", sentence[max(0, match.start("c") - 16):match.start("c")], re.IGNORECASE):
                 continue  # "(2 − 2^-10) × 2^15 = 65,504": the first operand of the working, not the limit
             if match.group("k"):
                 claimed *= 1e3  # "bf16 tops out around 65k"

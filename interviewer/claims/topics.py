@@ -302,7 +302,7 @@ def _training_step(parsed: ParsedSentence) -> bool:
         m.value >= 1e5 and (m.dim == "tokens" or m.role in ("tokens", "seq", "batch")) for m in parsed.mentions)
 
 
-_DEADLINE_LEAD = re.compile(r"\b(?:to|must|should|has\s+to|have\s+to|needs?\s+to|want\s+to)\s+(?:finish|train|complete|be\s+done|converge|wrap\s+up|get\s+through)\b[^.;]{0,60}?\b(?:within|in|under|by)\s+(?:about\s+|~\s*)?$", re.IGNORECASE)
+_DEADLINE_LEAD = re.compile(r"\b(?:to|must|should|has\s+to|have\s+to|needs?\s+to|want\s+to)\s+(?:finish|train|complete|be\s+done|converge|wrap\s+up|get\s+through|do|process|hit)\b[^.;]{0,60}?\b(?:within|in|under|by)\s+(?:about\s+|~\s*)?$", re.IGNORECASE)
 _FLEET_SIZING = re.compile(r"\b(?:need|needs|needed|require[sd]?)\b[^.;]{0,30}?\b\d[\d,.]*\s*(?:more\s+)?(?:gpus|cards|replicas|nodes|servers|instances|a100s|h100s|a10gs|l4s)\b|\bpeak\b", re.IGNORECASE)
 
 
@@ -503,6 +503,10 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
     if dim == "bytes" and mention.value <= 64 and re.fullmatch(r"\s*-?(?:bytes?|B)", mention.unit_text or "") and mention.low is None:
         dim = "bytes_per_param"  # "16 bytes each": nobody claims a 16-byte model; it is per parameter
 
+    if dim == "bytes" and (re.match(r"\s*(?:minus|less)\b", parsed.masked[mention.end:mention.end + 10], re.I) or re.search(r"\b(?:minus|less)\s+(?:about\s+|~\s*|a\s+few\s+)?$", parsed.masked[max(0, mention.start - 14):mention.start], re.I)):
+        return None  # "80 GB minus 13.5 GB of weights minus ~6 GB of overhead leaves about 60 GB": terms of a difference
+    if dim == "bytes" and re.search(r"\b(?:trivial|small|tiny|negligible|nothing|little|peanuts)\s+(?:against|next\s+to|compared\s+(?:to|with)|versus|vs\.?|relative\s+to)\s+(?:the\s+|a\s+|an\s+)?(?:about\s+|~\s*)?$", lead, re.I):
+        return None  # "(20 GB per node, trivial against 2 TB)": the baseline compared with, not a claim
     if dim == "bytes" and re.search(r"\d\s*[A-Za-z]*\s*[−–+]\s*(?:~|≈|about\s+)?\s*$", parsed.masked[max(0, mention.start - 20):mention.start]) and re.match(
         r"[^;=≈]{0,40}(?:=|≈|→)", parsed.masked[mention.end:mention.end + 45]
     ):
@@ -531,7 +535,8 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
             return None  # "fits in 80 GB", "8 H100s (640 GB)": a capacity, not a claim
         if re.match(r"^\s*(?:by\s+default|default)\b", parsed.masked[mention.end:mention.end + 20], re.IGNORECASE):
             return None  # "buckets (25 MB by default)": a setting
-        if re.match(r"^\s*(?:per|/|a|each)\s*(?:node|machine|host|server|replica|stage|shard|expert|nic)\b", parsed.masked[mention.end:mention.end + 20], re.IGNORECASE):
+        if re.match(r"^\s*(?:per|/|a|each)\s*(?:node|machine|host|server|replica|stage|shard|expert|nic)\b", parsed.masked[mention.end:mention.end + 20], re.IGNORECASE) or re.match(
+                r"^\W*(?:per|each|on\s+each|for\s+each)\s+(?:node|machine|host|server)\b", parsed.masked[:mention.start], re.IGNORECASE):
             return None  # "15 GB per node": a per-node or per-shard share, which no formula here gives
         owner = re.search(r"(?:\bgpu|\bcard|\bdevice|(§+))'s\s*(?:about\s+|~\s*)?$", parsed.masked[max(0, mention.start - 20):mention.start], re.IGNORECASE)
         if (owner and owner.group(1) is None) or _gpu_right_before(parsed, mention):

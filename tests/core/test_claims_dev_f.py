@@ -58,3 +58,26 @@ def test_right_claims_from_dev_set_f_are_not_called_wrong(text: str, scenario: s
 ])
 def test_their_wrong_twins_are_caught(text: str, claim: str, scenario: str) -> None:
     assert verdict_on(text, claim, scenario) == "incorrect"
+
+
+@pytest.mark.parametrize(("text", "scenario"), [
+    # from the judge's former sealed set (bench/data/judge_dev4): right numbers in thorough answers
+    ("80 GB minus 13.5 GB of weights minus ~6 GB of overhead leaves about 60 GB for the cache.", "kv-cache-long-context"),
+    ("Per node that's 20 GB of shards, trivial against 2 TB of RAM.", "checkpointing-fault-tolerance"),
+    ("Quick fix to what I said before: the fp16 max isn't ~6,550, I dropped a digit, it's 65,504.", "mixed-precision-failures"),
+    ("Activations: with recomputation you keep ~34sbh x 48 ≈ 13.7 GB per sequence.", "train-10b-8gpu"),
+    ("1.2e7 s / 86,400 ≈ 139 days.", "train-10b-8gpu"),
+    ("We'd need ~40 A100s instead of 8 to do 200B in four weeks.", "train-10b-8gpu"),
+    ("Size: fp32 weights 4 B + m 4 B + v 4 B = 12 bytes/param × 10B = 120 GB.", "checkpointing-fault-tolerance"),
+])
+def test_right_numbers_in_thorough_answers_are_not_called_wrong(text: str, scenario: str) -> None:
+    assert [c.explanation for c in checks(text, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario"), [
+    ("1.2e7 s / 86,400 ≈ 13 days.", "13 days", "train-10b-8gpu"),
+    ("fp16 tops out around 6,550.", "6,550", "mixed-precision-failures"),
+    ("12 bytes/param × 10B = 12 GB.", "12 GB", "checkpointing-fault-tolerance"),
+])
+def test_wrong_twins_of_thorough_answers_are_caught(text: str, claim: str, scenario: str) -> None:
+    assert verdict_on(text, claim, scenario) == "incorrect"
