@@ -697,9 +697,15 @@ def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpu
         clause_start = r.parsed.clauses[claim.clause][0]
         window = _DTYPE_DIGITS.sub(lambda m: m.group(1) + "x" * len(m.group(2)), r.parsed.masked[max(clause_start, claim.start - 100):claim.start])
         subject = _COMPONENT_SUBJECT.search(window)  # "one Adam moment in fp32 is": a dtype's digits are no number
-        if subject is None or _WHOLE_STATES.search(subject.group("what")):
+        if subject is not None and not _WHOLE_STATES.search(subject.group("what")):
+            what = subject.group("what")
+        elif per_param and not _WHOLE_STATES.search(window[-40:]):
+            # "the bf16 working copy of the weights (2 bytes)", "bf16 grads 2 bytes": bytes per
+            # parameter right after the one part they are of
+            words = " ".join(window.rstrip(" (:=").split()[-5:])
+            what = next((words for _, pattern, _ in _COMPONENTS if pattern.search(words)), "")
+        else:
             return []
-        what = subject.group("what")
     named = [(name, size) for name, pattern, size in _COMPONENTS if pattern.search(what)]
     if not named or len(named) >= 4:
         return []

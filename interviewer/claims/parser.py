@@ -679,8 +679,13 @@ def _inherit_compared_scope(parsed: ParsedSentence, mention: Mention) -> None:
     previous = parsed.mentions[-1] if parsed.mentions else None
     if previous is None or previous.dim != mention.dim or not previous.markers & _SCOPE_MARKERS:
         return
-    if _COMPARED_WITH.fullmatch(parsed.masked[previous.end:mention.start]):
+    between = parsed.masked[previous.end:mention.start]
+    if _COMPARED_WITH.fullmatch(between) or _RESTATED_SCOPED.fullmatch(between):
         mention.markers |= previous.markers & _SCOPE_MARKERS
+
+
+_RESTATED_SCOPED = re.compile(r"\s*(?:/\s*(?:token|tok|gpu|seq(?:uence)?|layer)s?\b|per\s+(?:token|gpu|sequence|layer))?\s*(?:≈|=|~=|~|,\s*i\.e\.,?|,\s*or)\s*(?:about\s+|~\s*)?", re.I)
+""""245,760 B/token ≈ 0.25 MB": the same quantity restated in another unit keeps its scope."""
 
 
 _PART_OF = re.compile(r"\s+(?:out\s+)?of\s+(?:the|all|our|its|their|those|that|a|this)?\s*(?:total\s+(?:of\s+)?)?(?:about\s+|~\s*)?", re.I)

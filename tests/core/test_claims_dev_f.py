@@ -81,3 +81,13 @@ def test_right_numbers_in_thorough_answers_are_not_called_wrong(text: str, scena
 ])
 def test_wrong_twins_of_thorough_answers_are_caught(text: str, claim: str, scenario: str) -> None:
     assert verdict_on(text, claim, scenario) == "incorrect"
+
+
+@pytest.mark.parametrize(("text", "claim", "expected"), [
+    ("With mixed-precision AdamW you carry the bf16 working copy of the weights (2 bytes), the bf16 gradients (2 bytes), and the fp32 master copy (4 bytes).", "4 bytes", "correct"),
+    ("With mixed-precision AdamW you carry the bf16 working copy of the weights (2 bytes) and more.", "2 bytes", "correct"),
+    ("With mixed-precision AdamW you carry the bf16 gradients (8 bytes).", "8 bytes", "incorrect"),
+    ("KV per token: 2 × 24 × 20 × 128 × 2 B = 245,760 B/token ≈ 0.25 MB.", "0.25 MB", "correct"),
+])
+def test_bytes_per_parameter_of_one_part_and_a_restated_per_token_size(text: str, claim: str, expected: str) -> None:
+    assert verdict_on(text, claim, "train-10b-8gpu" if "AdamW" in text else "serve-2b-p99") == expected
