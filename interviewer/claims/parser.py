@@ -725,7 +725,8 @@ def _whole_before_part(parsed: ParsedSentence, mention: Mention) -> None:
     if previous is None or previous.clause != mention.clause and ";" in parsed.masked[previous.end:mention.start]:
         return
     between = parsed.masked[previous.end:mention.start]
-    if _SHARDED_DOWN_TO.fullmatch(between) or (_WHOLE_IS_SHARE.fullmatch(between) and "," not in between and "per_gpu" not in previous.markers):
+    from_to = re.search(r"\bfrom\s+(?:about\s+|~\s*)?$", parsed.masked[max(0, previous.start - 12):previous.start], re.I) and re.fullmatch(r"\s+(?:down\s+)?to\s+(?:about\s+|~\s*)?", between, re.I)
+    if from_to or _SHARDED_DOWN_TO.fullmatch(between) or (_WHOLE_IS_SHARE.fullmatch(between) and "," not in between and "per_gpu" not in previous.markers):
         previous.markers -= {"per_gpu", "sent"}
         previous.markers.add("total")
 

@@ -91,3 +91,11 @@ def test_wrong_twins_of_thorough_answers_are_caught(text: str, claim: str, scena
 ])
 def test_bytes_per_parameter_of_one_part_and_a_restated_per_token_size(text: str, claim: str, expected: str) -> None:
     assert verdict_on(text, claim, "train-10b-8gpu" if "AdamW" in text else "serve-2b-p99") == expected
+
+
+@pytest.mark.parametrize(("text", "claim", "expected"), [
+    ("With ZeRO-3, the 10B example goes from 160 GB to 20 GB per GPU over 8 GPUs.", "160 GB", "correct"),
+    ("With ZeRO-3, the 10B example goes from 160 GB to 40 GB per GPU over 8 GPUs.", "40 GB", "incorrect"),
+])
+def test_from_a_whole_to_a_per_gpu_share(text: str, claim: str, expected: str) -> None:
+    assert verdict_on(text, claim, "parallelism-allreduce") == expected
