@@ -2,7 +2,7 @@
 
 Usage: python bench/train_judge.py [--check]
 
-Reads only the dev sets (bench/data/judge_dev, judge_dev2, judge_dev3; never the sealed set), runs the offline
+Reads only the dev sets bench/data/judge_dev, judge_dev2, judge_dev3 (never judge_dev4, the former sealed set), runs the offline
 judge's evidence pipeline on each answer set, and fits a three-class softmax regression (missed /
 partial / met) from ``judge_model.FEATURES`` to the expert labels, with L2 = 1e-3, by L-BFGS in
 float64 from zeros: the same files give the same weights. It reports the leave-one-scenario-out
