@@ -1440,7 +1440,7 @@ def attention_scores(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                                     f"s = {seq:,}" if len(seqs) > 1 else None)
                 summary = f"QKᵀ scores: s² × heads × bytes = {seq:,}² × {heads} × {size:g} B" + (f" × {batch} sequences" if batch > 1 else "") + (f" × {layers} layers" if layers > 1 else "")
                 ev.candidates.append(Candidate(value, summary, label, None, {"seq": seq, "heads": heads, "bytes": size, "batch": batch, "layers": layers},
-                                               [f"QKᵀ is s × s per head (Vaswani et al. 2017, §3.2): {summary} = {value:.4g} bytes"]))
+                                               [f"QKᵀ is s × s per head (Vaswani et al. 2017, §3.2): {summary.split(': ', 1)[1]} = {value:.4g} bytes"]))
     return ev
 
 
