@@ -103,8 +103,19 @@ def _variable_of(unit_text: str, sentence: str, thousands: bool = False) -> str 
     return None
 
 
+_ANY_RATIO = re.compile(
+    r"\d\s*(?:×|x\b|times\b|-?\s?fold\b)|\d\s*/\s*\d|\bby\s+(?:about\s+|roughly\s+|~\s*)?\d|\b(?:halves|halve|halving|half|quarter|third|fourth|fifth|sixth|eighth|tenth|sixteenth|[a-z]+ieth|twice|doubles?|doubling|triples?|quadruples?"
+    r"|ratio|fraction|smaller|larger|bigger|faster|slower|coarser|finer|more|less|fewer)\b",
+    re.IGNORECASE,
+)
+"""Every ratio rule reads a factor; a sentence with none of these words has none to read (a cheap gate:
+the rules run on every sentence of every answer)."""
+
+
 def check_ratios(sentence: str, offset: int = 0, facts: dict | None = None) -> list[ClaimCheck]:
     """The ratios between two named things in one sentence (see "ratios between two named things" below)."""
+    if not _ANY_RATIO.search(sentence):
+        return []
     return [*_storage_ratios(sentence, offset), *_kv_head_ratios(sentence, offset, facts or {}), *_spacing_ratios(sentence, offset),
             *_gpu_spec_ratios(sentence, offset), *_stated_value_ratios(sentence, offset), *_moe_total_over_active(sentence, offset),
             *_inference_over_training(sentence, offset, facts or {})]

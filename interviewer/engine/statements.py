@@ -208,6 +208,7 @@ def _clause_after(text: str, end: int) -> str:
     return after[: cut.start()] if cut else after
 
 
+@lru_cache(maxsize=4096)
 def span_negated(text: str, start: int, end: int) -> bool:
     """Whether the words around [start, end) deny, reject or dismiss what the span names.
 
