@@ -138,6 +138,7 @@ _RETRACTION = re.compile(
 )
 _REPORTED = re.compile(
     r"^\W*(?:(?:earlier|before|above)\s*,?\s*)?(?:i|we)\s+(?:said|claimed|wrote|estimated|guessed|thought)\b"
+    r"|^\W*(?:i|we)(?:'ve|\s+have|\s+often|\s+sometimes)?\s+(?:heard|seen|read)\b[^.;]{0,80}?\b(?:quoted|cited|claimed|thrown\s+around|said|mentioned|floated)\b"
     r"|^\W*(?:some\s+)?(?:people|folks|blog\s+posts|many)\s+(?:say|quote|claim|think)\b|^\W*a\s+common\s+(?:mistake|error|misconception)\b"
     r"|^\W*(?:some|a|one|the|my|our)\s+(?:blog(?:\s+post)?|paper|article|tweet|thread|person|colleague|coworker|guy|vendor|team(?:mate)?|friend|interviewer)\s+(?:says?|said|quotes?|quoted|claims?|claimed|thinks?|thought|wrote|suggests?|suggested|told\s+me)\b"
     r"|^\W*the\s+naive\s+(?:estimate|answer|number)\b",
@@ -169,7 +170,8 @@ def _on_wrong_input(check: ClaimCheck, parsed: ParsedSentence, wrong_inputs: dic
     return check
 
 
-_CORRECTION = re.compile(r"^\W*(?:no|nope|actually|sorry|oops|correction|rather)\b\s*[,:;.!-]", re.IGNORECASE)
+_CORRECTED_IN_SENTENCE = re.compile(r"[;,]\s*(?:but\s+)?(?:it'?s|it\s+is|that'?s|the\s+real\s+(?:number|figure)\s+is|in\s+reality\s+it'?s)\s+(?:actually|really)\b|[;,]\s*(?:but\s+)?actually\b", re.IGNORECASE)
+_CORRECTION = re.compile(r"^\W*(?:no|nope|actually|sorry|oops|correction|rather)\b\s*[,:;.!-]|^\W*(?:but\s+)?(?:it'?s|it\s+is|that'?s|the\s+real\s+(?:number|figure)\s+is)\s+(?:actually|really)\b", re.IGNORECASE)
 """The next sentence opens by correcting what was reported: "Earlier I said around 6.5e5; no, it's 65,504"."""
 
 
@@ -182,6 +184,9 @@ def _withdrawn_before(sentence: str, following: str) -> int:
         return retraction.start()
     if _REPORTED.search(sentence) and (_RETRACTION.search(following) or _CORRECTION.match(following)) and len(following.split()) <= 12:
         return len(sentence)
+    corrected = _CORRECTED_IN_SENTENCE.search(sentence)
+    if _REPORTED.search(sentence) and corrected:
+        return corrected.start()  # "I've heard 8 GB quoted for it; it's actually about 2 GB": the reported figure is withdrawn
     return 0
 
 

@@ -500,7 +500,7 @@ _OPTIMIZER_ONLY = re.compile(
     r"|\bfp32\s+(?:master\s+)?(?:weights|params|parameters|copy)\b[^.]{0,40}\b(?:momentum|variance|moments?|m\s*(?:,|and|\+|&)\s*v)\b",
     re.IGNORECASE,
 )
-_CHECKPOINT = re.compile(r"\bcheckpoint|\bsnapshot|\bsave[sd]?\b|\bsaving\b|\bpersist|\bon\s+disk\b|\bto\s+disk\b", re.IGNORECASE)
+_CHECKPOINT = re.compile(r"\bcheckpoint|\bsnapshot|\bsave[sd]?\b|\bsaving\b|\bpersist|\bon\s+disk\b|\bto\s+disk\b|\buploads?\b|\buploading\b|\bobject\s+store\b|\bnvme\b", re.IGNORECASE)
 """A checkpoint holds the fp32 master weights and Adam's moments, K = 12 bytes/param (gradients are not saved)."""
 
 
@@ -629,6 +629,8 @@ def model_states(r: Resolver, claim: Mention, topic: Topic, per_param: bool = Fa
     if per_param and not re.search(r"\badam|\bsgd\b|\badafactor\b|\boptimi[sz]er|\bmixed[- ]precision|\bamp\b|\bzero\b|\bfsdp\b|\btrain", f"{r.parsed.cue_prefix} {r.parsed.text}", re.IGNORECASE):
         ev.doubts.append("the sentence does not name the optimizer or the precision recipe")
     optimizer_only: bool | str = bool(_OPTIMIZER_ONLY.search(r.parsed.text)) or bool(_CHECKPOINT.search(f"{r.parsed.cue_prefix} {r.parsed.text}"))
+    if not optimizer_only and not _clause_has(r, r"\bmodel[- ]states?\b|\bweights?\b|\bgrad|\bparam|\bstates?\b|\beverything\b|\btotal\b|\bmemory\b|\bvram\b|\bhbm\b|\bneeds?\b|\bhold|\bfits?\b"):
+        optimizer_only = True  # "it's 120 GB over 8 nodes": what the figure is of is not said; the fp32 states alone are a reading
     if optimizer_only and _clause_has(r, r"\boptimi[sz]er[- ]states?\b|\badam(?:w)?'?s?\s+states\b") and not _clause_has(r, r"\bgrad|\bweights\b|\bmodel[- ]states\b|\btotal\b"):
         optimizer_only = "explicit"
         ev.quantity = "optimizer-state memory" + (" per GPU" if per_gpu else "")
@@ -668,7 +670,8 @@ _COMPONENTS = (
     ("optimizer states", re.compile(r"\b(?:adam(?:w)?|optimi[sz]er)(?:'s)?\s+states?\b", re.I), 12.0),
 )
 _COMPONENT_SUBJECT = re.compile(
-    r"(?P<what>[^\d;:=≈]{3,90}?)\s*[—–-]?\s*(?:\bitself\s+)?(?:\bis|\bare|'s|=|≈|\btakes?|\bneeds?|\bcomes?\s+to|\bcosts?|\badds?\s+up\s+to|\bweighs?(?:\s+in\s+at)?)"
+    r"(?P<what>[^\d;:=≈]{3,90}?)\s*[—–-]?\s*(?:\bitself\s+)?(?:\bis|\bare|'s|=|≈|\btakes?|\bneeds?|\bcomes?\s+to|\bcosts?|\badds?\s+up\s+to|\bweighs?(?:\s+in\s+at)?"
+    r"|\b(?:shards?|shrinks?|drops?|falls?|goes|go|comes?\s+down|splits?)\s+(?:down\s+)?to|\b(?:stays?|sits?|remains?)(?:\s+(?:replicated|unsharded|whole|full))?\s+at)"
     r"\s*(?:only\s+|just\s+|still\s+)?(?:about|around|roughly|approximately|~|≈|some)?\s*$",
     re.I,
 )
@@ -714,6 +717,14 @@ def _component_candidates(r: Resolver, claim: Mention, option: ParamsOption, gpu
     if per_param:
         return [Candidate(per_param_bytes, f"{per_param_bytes:g} bytes/param", names, "model-states", {"params": 1e9}, [], component=names)]
     total = per_param_bytes * option.value
+    zero_found = r.zero() if gpus > 1 and "per_gpu" in claim.markers else None
+    if zero_found is not None:
+        # "With ZeRO-2 the gradients shard to 2.5 GB per GPU": the stage says which parts are sharded
+        stage = int(zero_found[1].value)  # type: ignore[arg-type]
+        sharded_from = {"16-bit weights": 3, "16-bit gradients": 2}
+        share = sum(size / (gpus if stage >= sharded_from.get(name, 1) else 1) for name, size in named) * option.value
+        return [Candidate(share, f"{names} under ZeRO-{stage} over {gpus} GPUs", _label_join(option.label, f"{names}, ZeRO-{stage} over {gpus} GPUs"),
+                          "model-states", {"params": option.value, "gpus": gpus}, [f"{names} under ZeRO-{stage}: {format_bytes(share)} per GPU"], component=f"{names}, per GPU under ZeRO-{stage}")]
     candidates = [Candidate(total, f"{per_param_bytes:g} bytes/param × {format_count(option.value)} params", _label_join(option.label, names),
                             "model-states", {"params": option.value}, [f"{per_param_bytes:g} bytes/param × {option.value:,.0f} = {format_bytes(total)}"],
                             component=names)]
@@ -896,7 +907,9 @@ def decode(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
         ev.throughput = True
     elif claim.dim == "seconds" and not re.search(_PER_TOKEN_TEXT, _clause_without_numbers(r), re.IGNORECASE):
         # "a 150-token reply needs ≈ 386 ms": a whole reply is that many decode steps.
-        counts = sorted((m for m in r.sentence_mentions("tokens", "out_tokens") if r.parsed.clause_of(m.start) == claim.clause and m.value >= 1 and _reply_length(r, m)), key=r.rank)
+        # "A 400-token reply at batch 1 then takes about 2.7 s": the reply named in the clause before is the one timed
+        counts = sorted((m for m in r.sentence_mentions("tokens", "out_tokens") if m.value >= 1 and (
+            r.parsed.clause_of(m.start) == claim.clause and _reply_length(r, m) or m.end <= claim.start and _REPLY_AFTER.match(r.parsed.text[m.end:m.end + 25]))), key=r.rank)
         if counts:
             n = counts[0].value
             low, high = (claim.low / n, claim.high / n) if claim.low is not None and claim.high is not None else (None, None)
@@ -997,11 +1010,14 @@ def _clause_without_numbers(r: Resolver) -> str:
     return "".join(chars)
 
 
+_REPLY_AFTER = re.compile(r"[\s-]*(?:(?:p\d{2}(?:\.\d+)?|worst[- ]case|typical|average|long|short|full|whole)\s+)?(?:output\s+|generated\s+|new\s+)?(?:reply|replies|response|answer|message|output|completion|generation|tail\b)", re.IGNORECASE)
+
+
 def _reply_length(r: Resolver, mention: Mention) -> bool:
     """Whether a token count is the length of a reply ("a 150-token reply", "for 150 tokens", "150 × 2.57 ms"), not a context."""
     after = r.parsed.text[mention.end:mention.end + 25]
     before = r.parsed.text[max(0, mention.start - 25):mention.start]
-    if re.match(r"[\s-]*(?:output\s+|generated\s+|new\s+)?(?:reply|replies|response|answer|message|output|completion|generation|tail\b)", after, re.IGNORECASE):
+    if _REPLY_AFTER.match(after):
         return True
     if re.search(r"\b(?:for|generat\w*|decod\w*|produc\w*|emit\w*|stream\w*)\s+(?:an?\s+|the\s+)?(?:about\s+|~\s*)?$", before, re.IGNORECASE):
         return True

@@ -130,8 +130,8 @@ def _tokens_per_step(sentence: str, offset: int, before: str) -> Iterator[ClaimC
     lengths = [length * 1024, length * 1000] if batch.group("k") else [length]
     for match in _TOKENS_PER_STEP.finditer(sentence):
         claimed = _number(match.group("c"))
-        if claimed is None:
-            continue
+        if claimed is None or re.search(r"\b(?:sequences|seqs|samples|examples|rows)\s+(?:of|×|x|at)\s+$", sentence[:match.start()], re.IGNORECASE):
+            continue  # "1,024 sequences of 4,096 tokens per step": the length of each sequence, not the step's tokens
         claimed *= {"k": 1e3, "m": 1e6, "b": 1e9, "million": 1e6, "billion": 1e9}.get((match.group("m") or "").lower(), 1.0)
         accepted = [sequences * n for n in lengths]
         check = _check(sentence, offset, match, "c", "tokens per step", claimed, accepted, "tokens", f"{match.group('c')}{match.group('m') or ''} tokens per step",
@@ -251,13 +251,18 @@ _THROUGHPUT = re.compile(
 )
 
 
+_STEP_TIME_AT = re.compile(r"\b(?:at|with)\s+(?:an?\s+)?(?:about\s+|~\s*|roughly\s+)?(?P<t>" + _NUM + r")\s*(?:-\s*)?(?P<u>ms|milliseconds?|s|secs?|seconds?)\s+(?:training\s+)?step\b", re.IGNORECASE)
+_BATCH_PRODUCT = re.compile(r"\bbatch(?:\s+size)?\s+(?:of\s+|is\s+|=\s*|:\s*)?(?P<b>\d[\d,]*)\s*[x×*]\s*(?P<s>\d[\d,]*)\s*(?P<k>[kK]\b)?\s*(?:-\s*)?tokens?\b", re.IGNORECASE)
+
+
 def _throughput(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
-    """"each step is 512 seqs of 2048 tokens and takes 63 s, so about 16.6k tokens/s"."""
+    """"each step is 512 seqs of 2048 tokens and takes 63 s, so about 16.6k tokens/s", "Global batch
+    1,024 x 2,048 tokens is 2.1M tokens; at a 126 s step that's about 16.6k tokens/s"."""
     text = f"{before} {sentence}"
     if not _A_RATE_UNIT.search(sentence):
         return
-    batches = list(_SEQUENCES_OF.finditer(text))
-    times = list(_STEP_TIME.finditer(text))
+    batches = [*_SEQUENCES_OF.finditer(text), *_BATCH_PRODUCT.finditer(text)]
+    times = [*_STEP_TIME.finditer(text), *_STEP_TIME_AT.finditer(text)]
     if len(batches) != 1 or len(times) != 1:
         return
     sequences, length, seconds = _number(batches[0].group("b")), _number(batches[0].group("s")), _number(times[0].group("t"))
@@ -358,12 +363,20 @@ def _tokens_by_step(sentence: str, offset: int, before: str) -> Iterator[ClaimCh
         return
     claim = next((m for pattern in _TOKENS_SEEN if (m := pattern.search(sentence))), None)
     text = f"{before} {sentence}"
-    batches, steps = list(_BATCH_OF_TOKENS.finditer(text)), list(_AT_STEP.finditer(sentence))
-    if claim is None or len(batches) != 1 or len(steps) != 1:
+    sequences_of = list(_SEQUENCES_OF.finditer(text))
+    batches = [b for b in _BATCH_OF_TOKENS.finditer(text) if not any(s.start() <= b.start() < s.end() for s in sequences_of)]
+    steps = list(_AT_STEP.finditer(sentence))
+    if claim is None or len(batches) + len(sequences_of) != 1 or len(steps) != 1:
         return
-    b, n = batches[0], steps[0]
-    per_step = _number(b.group("b") or b.group("b2")) or 0.0
-    per_step *= _COUNT_WORDS.get((b.group("bm") or b.group("b2m") or "").lower(), 1.0)
+    n = steps[0]
+    if sequences_of:
+        # "1,024 sequences of 4,096 tokens per step": the step's tokens are their product
+        s = sequences_of[0]
+        per_step = (_number(s.group("b")) or 0.0) * (_number(s.group("s")) or 0.0) * (1024.0 if s.group("k") else 1.0)
+    else:
+        b = batches[0]
+        per_step = _number(b.group("b") or b.group("b2")) or 0.0
+        per_step *= _COUNT_WORDS.get((b.group("bm") or b.group("b2m") or "").lower(), 1.0)
     count = _number(n.group("n") or n.group("n2")) or 0.0
     count *= _COUNT_WORDS.get((n.group("nk") or n.group("nk2") or "").lower(), 1.0)
     claimed = (_number(claim.group("c")) or 0.0) * _COUNT_WORDS.get((claim.group("cm") or "").lower(), 1.0)

@@ -313,11 +313,14 @@ _QUALIFIERS_AFTER: list[tuple[str, float, re.Pattern]] = [
 ]
 _PLUS_MINUS = re.compile(r"^\s*(?:±|\+/-|\+-)\s*(?P<p>\d{1,2}(?:\.\d+)?)\s*%")
 
+_OF_CACHE = r"(?:of\s+(?:(?:the\s+)?(?:kv|k/v)\s+)?(?:cache|kv|memory|state|hbm)\s+)?"
+""""320 KB of cache per token": what the figure is of, between it and its scope."""
+
 _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
     ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|per\s+(?:§+|a100|h100|h200|a10g?|l4|t4|v100)(?!\w)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
     ("total", re.compile(r"^\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|across\s+(?:all|the\s+cluster)|(?:of\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:is\s+|are\s+|gets\s+|get\s+)?(?:spread|split|divided|sharded|partitioned|distributed)\s+(?:evenly\s+)?(?:over|across|among|between))\b", re.I)),
-    ("per_token", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every)\s*(?:(?:new|generated|output|decoded|additional|cached)\s+)?(?:token|tok)\b", re.I)),
-    ("per_sequence", re.compile(r"^\s*(?:of\s+kv(?:\s+cache)?\s+)?(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
+    ("per_token", re.compile(r"^\s*" + _OF_CACHE + r"(?:per|/|a|for\s+each|each|for\s+every)\s*(?:(?:new|generated|output|decoded|additional|cached)\s+)?(?:token|tok)\b", re.I)),
+    ("per_sequence", re.compile(r"^\s*" + _OF_CACHE + r"(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
     ("per_layer", re.compile(r"^\s*(?:per|/|a|for\s+each|each)\s*layer\b", re.I)),
     ("sent", re.compile(r"^\s*(?:(?:is|are|gets?)\s+)?(?:sent|transferred|moved|communicated|exchanged|on\s+the\s+wire)\b", re.I)),
 ]
@@ -648,11 +651,12 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_token")  # not in "2 FLOPs per token × 500 tokens = 2 TFLOPs": a count came after it
     earlier_same_dim = bool(parsed.mentions) and any(m.dim == mention.dim for m in parsed.mentions[-20:])
     sentence_per_layer = parsed.first_per_layer is not None and parsed.first_per_layer < mention.start
-    if re.search(r"\bper\s+layer\b", before) or (not earlier_same_dim and sentence_per_layer):
+    if re.search(r"\bper\s+layer\b|\b(?:of|for|in)\s+(?:a\s+single|one|each|every|a)\s+(?:transformer\s+|decoder\s+)?layer\b(?![^;\d]{0,30}\b(?:of|and)\b)", before, re.I) or (not earlier_same_dim and sentence_per_layer):
         mention.markers.add("per_layer")
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")
     _fronted_scope(parsed, mention)
+    _appositive_share(parsed, mention, clause_start)
     _inherit_compared_scope(parsed, mention)
     _whole_after_part(parsed, mention)
     _whole_before_part(parsed, mention)
@@ -747,6 +751,23 @@ def _fronted_scope(parsed: ParsedSentence, mention: Mention) -> None:
         opening = pattern.match(parsed.masked)
         if opening and opening.end() <= mention.start and not _CLAUSE_TURN.search(parsed.masked[opening.end():mention.start]):
             mention.markers.add(marker)
+
+
+_SHARE_CLAUSE = re.compile(
+    r"\b(?:each|every|per)\s+" + _ONE_GPU + r"(?!\w)[^;,]{0,30}?\b(?:owns?|holds?|keeps?|stores?|gets?|has)\s+"
+    r"(?:\d+\s*/\s*\d+|an?\s+[a-z]+(?:th|half|third|quarter)|its\s+(?:slice|share|shard))\s+of\b[^;,]{0,50},\s*$",
+    re.I,
+)
+_APPOSITIVE_LEAD = re.compile(r"\s*(?:i\.e\.,?\s*|that'?s\s+|that\s+is\s+|which\s+is\s+|so\s+)?(?:about|around|roughly|approximately|~|≈|some)?\s*", re.I)
+
+
+def _appositive_share(parsed: ParsedSentence, mention: Mention, clause_start: int) -> None:
+    """"each GPU owns 1/32 of the 70B weights, roughly 4.4 GB in bf16": the figure in apposition to a
+    per-GPU share is that share."""
+    if mention.markers & _SCOPE_MARKERS or not _APPOSITIVE_LEAD.fullmatch(parsed.masked[clause_start:mention.start]):
+        return
+    if _SHARE_CLAUSE.search(parsed.masked[max(0, clause_start - 100):clause_start]):
+        mention.markers.add("per_gpu")
 
 
 _HEADER_MARKERS = [

@@ -306,6 +306,11 @@ _DEADLINE_LEAD = re.compile(r"\b(?:to|must|should|has\s+to|have\s+to|needs?\s+to
 _FLEET_SIZING = re.compile(r"\b(?:need|needs|needed|require[sd]?)\b[^.;]{0,30}?\b\d[\d,.]*\s*(?:more\s+)?(?:gpus|cards|replicas|nodes|servers|instances|a100s|h100s|a10gs|l4s)\b|\bpeak\b", re.IGNORECASE)
 
 
+_CARD_RATE_LEAD = re.compile(
+    r"\b(?:each|one|a\s+single|every|per|a)\s+(?:gpu|card|replica|server|node|instance|box|pod|§+)(?!\w)[^.;\d]{0,25}?"
+    r"\b(?:sustains?|handles?|serves?|does|delivers?|pushes|manages?|gets|can\s+(?:do|push|serve|handle|sustain))\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
 _PER_TOKEN_WORDS = re.compile(r"\bper\s+(?:output\s+|generated\s+|new\s+)?token\b|/\s?token\b|\b(?:each|every|a|one)\s+(?:new\s+|output\s+)?token\b|\b(?:per|each|every|a|one)\s+(?:decode\s+|decoding\s+)?step\b|\bstep\s+time\b|\btpot\b|\binter[- ]token\b|\bitl\b", re.IGNORECASE)
 _TARGET_WORDS = re.compile(r"\b(?:slo|slos|target|budget|deadline|requirement|p\d{2}(?:\.\d)?|must|should|goal|cap(?:ped)?|limit|max(?:imum)?|wait|timeout|interval|window)\b", re.IGNORECASE)
 _STAYS_UNDER = re.compile(r"\b(?:stays?|remains?|comes?\s+in|finish(?:es)?|completes?|runs?|lands?|fits?)\s+(?:well\s+|comfortably\s+|easily\s+)?(?:under|below|within)\s*$", re.IGNORECASE)
@@ -626,8 +631,10 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         if dim == "tokens_per_s":
             if _REQUIRED_LEAD.search(lead):
                 return None  # "we need 30k tok/s": the load to serve, not a speed claimed
-            if _training_step(parsed) or re.search(r"\bbatch\b[^.;]{0,40}\bper\s+step\b", text, re.IGNORECASE):
+            if _training_step(parsed) or re.search(r"\bbatch\b[^.;]{0,40}\bper\s+step\b|\b\d[\d.,]*\s*(?:ms|s|secs?|seconds?)\s+(?:training\s+)?step\b|\bstep\s+(?:time\s+(?:is|of)|takes)\b", text, re.IGNORECASE):
                 return None  # "At 16k tokens/s, a 2M-token batch takes ... per step": a training throughput
+            if _CARD_RATE_LEAD.search(parsed.masked[max(0, mention.start - 60):mention.start]) and not re.search(r"\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?1\b|\bsingle\s+(?:stream|user|sequence)\b", text, re.I):
+                return None  # "if one A100 sustains 5k tok/s": a card's throughput over an unstated batch
             if "per_gpu" in mention.markers and _FLEET_SIZING.search(text) and not _others(parsed, mention, "count", roles=("batch", "requests")):
                 return None  # "with about 3,000 tok/s per A100, we'd need about 10 GPUs": a batched card's throughput
             if _TRAINING_RATE.search(text) or _AGGREGATE_RATE.search(text) or _others(parsed, mention, "req_per_s") or (
@@ -676,6 +683,9 @@ def _classify(parsed: ParsedSentence, mention: Mention) -> str | None:  # one ru
         if not names:
             return None
         topic = _nearest(parsed, mention, names)
+        if topic == "decode" and _PER_REPLY_AFTER.match(parsed.masked[mention.end:mention.end + 30]) and not any(
+                m.role in ("tokens", "out_tokens") and m is not mention for m in parsed.mentions):
+            return None  # "2 ms per token and ~32 ms per message": a whole message of a length this sentence does not state
         if topic == "decode":
             per_token = _PER_TOKEN_WORDS.search(clause_text) or re.match(r"^\s*(?:per|/|a|each)\s*(?:output\s+)?(?:token|step)\b", parsed.masked[mention.end:mention.end + 20], re.I)
             reply_tokens = [m for m in parsed.mentions if m.role in ("tokens", "out_tokens", "seq") and m.clause == mention.clause and m is not mention]
@@ -874,6 +884,7 @@ def _allreduce_context(parsed: ParsedSentence, text: str) -> bool:
     return bool(parsed.previous_text) and _cue_in("allreduce", parsed.previous_text) and _EACH_SENDS.search(parsed.masked) is not None
 
 
+_PER_REPLY_AFTER = re.compile(r"\s*(?:per|/|a|each|for\s+(?:each|every|a|one|the))\s+(?:\w+\s+)?(?:message|reply|response|answer|request|sentence|translation|completion|generation|utterance|turn)s?\b", re.IGNORECASE)
 _REPLY_WORDS = re.compile(r"\bfor\s+(?:an?|the|one|each)\s+(?:\w+\s+){0,2}(?:message|reply|response|answer|request|conversation|sentence|translation|completion|generation)s?\b|\bend[- ]to[- ]end\b", re.IGNORECASE)
 
 

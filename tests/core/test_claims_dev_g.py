@@ -1,0 +1,68 @@
+"""Claims from dev set g (bench/data/claims/claims_dev_g.yaml, the former sealed set 6) that the checker
+called wrong although they were right, in their own and other phrasings, each with a wrong twin where
+one exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import check_claims
+from rubrics.loader import get_scenario
+
+
+def checks(text: str, scenario: str | None):
+    return check_claims(text, dict(get_scenario(scenario).scenario.facts) if scenario else None)
+
+
+def verdict_on(text: str, claim: str, scenario: str | None) -> str | None:
+    at = text.index(claim)
+    on = [c for c in checks(text, scenario) if c.span and c.span[0] < at + len(claim) and at < c.span[1]]
+    return next((c.verdict for c in on if c.verdict == "incorrect"), on[0].verdict if on else None)
+
+
+@pytest.mark.parametrize(("text", "scenario"), [
+    # one part of the model states, said with the verb that shards it
+    ("ZeRO-2 on the 8 cards: bf16 weights stay replicated at 20 GB, gradients shard to 2.5 GB and the fp32 optimizer states to 15 GB, so roughly 37.5 GB per GPU.", "train-10b-8gpu"),
+    ("With ZeRO-2 the gradients shard to 2.5 GB per GPU.", "train-10b-8gpu"),
+    # a figure in apposition to a per-GPU share is that share
+    ("TP=8 inside the node and PP=4 across nodes means each GPU owns 1/32 of the 70B weights, roughly 4.4 GB in bf16.", "parallelism-allreduce"),
+    # what a figure is of left unsaid: the fp32 states alone (a checkpoint) are a reading
+    ("Sharded by node it's 120 GB over 8 nodes, so about 15 GB per node to upload.", "checkpointing-fault-tolerance"),
+    # one layer's cache, and a cache per token with "of cache" between the figure and its scope
+    ("The KV cache of a single layer for one 32k-token sequence is 512 MiB.", "kv-cache-long-context"),
+    ("Llama-2-70B with its 8 KV heads stores about 320 KB of cache per token.", "kv-cache-long-context"),
+    # a training step's throughput from the step time
+    ("Global batch 1,024 x 2,048 tokens is 2.1M tokens; at a 126 s step that's about 16.6k tokens/s.", "train-10b-8gpu"),
+    # a whole reply's time when the reply is named in the clause before
+    ("Let's say we pick the A10G. A 400-token p99 reply at batch 1 then takes about 2.7 s of decode alone.", "serve-2b-p99"),
+    # tokens per step as sequences of a length, and the tokens seen after so many steps
+    ("Say the run uses 1,024 sequences of 4,096 tokens per step. Then by step 40k it has consumed about 168B tokens.", "mixed-precision-failures"),
+    # a time per message whose length this sentence does not state
+    ("Say a message averages 16 tokens and we decode a 300M-param fp16 model on an L4 at 300 GB/s. Each step reads 0.6 GB, so 2 ms per token and ~32 ms per message at batch 1.", "realtime-translation"),
+    # a card's throughput over an unstated batch is no single stream's speed
+    ("We need 30k decode tok/s; if one A100 sustains 5k tok/s, that's 6 GPUs.", "serve-2b-p99"),
+    # a figure heard elsewhere and corrected in the same sentence
+    ("I've heard 8 GB of KV per 4k sequence quoted for Llama-2-7B; it's actually about 2 GB.", "attention-vs-rnn"),
+    ("I've heard 8 GB of KV per 4k sequence quoted for Llama-2-7B, but it's actually about 2 GB.", "attention-vs-rnn"),
+])
+def test_right_claims_from_dev_set_g_are_not_called_wrong(text: str, scenario: str) -> None:
+    assert [c.explanation for c in checks(text, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario"), [
+    ("With ZeRO-2 the gradients shard to 20 GB per GPU.", "20 GB", "train-10b-8gpu"),
+    ("The KV cache of a single layer for one 32k-token sequence is 16 GiB.", "16 GiB", "kv-cache-long-context"),
+    ("Llama-2-70B with its 8 KV heads stores about 2.5 MB of cache per token.", "2.5 MB", "kv-cache-long-context"),
+    ("Global batch 1,024 x 2,048 tokens is 2.1M tokens; at a 126 s step that's about 160k tokens/s.", "160k tokens/s", "train-10b-8gpu"),
+    ("Say the run uses 1,024 sequences of 4,096 tokens per step. Then by step 40k it has consumed about 16B tokens.", "16B tokens", "mixed-precision-failures"),
+    ("We need 30k decode tok/s; if one A100 sustains 5k tok/s, that's 60 GPUs.", "60 GPUs", "serve-2b-p99"),
+    ("I've heard 8 GB of KV per 4k sequence quoted for Llama-2-7B; it's actually about 8 GB.", "about 8 GB", "attention-vs-rnn"),
+])
+def test_their_wrong_twins_are_caught(text: str, claim: str, scenario: str) -> None:
+    assert verdict_on(text, claim, scenario) == "incorrect"
+
+
+def test_a_share_in_apposition_is_checked_as_that_share() -> None:
+    text = "TP=8 inside the node and PP=4 across nodes means each GPU owns 1/32 of the 70B weights, roughly 4.4 GB in bf16."
+    (check,) = [c for c in checks(text, "parallelism-allreduce") if c.claimed]
+    assert check.verdict == "correct" and check.quantity == "weight memory per GPU"
