@@ -7,7 +7,7 @@ sentence. If it does not equal the claim, the arithmetic itself is wrong, which 
 knowing what the number is about.
 
 Only plain arithmetic is read: numbers (with their units, in base units), × · * x / + − and
-parentheses, and ^ for powers. Anything symbolic ("sqrt(C/120)", "2(n−1)/n", "b·s·h") or a unit
+parentheses, ^ for powers and sqrt(…) or √(…) for roots. Anything symbolic ("sqrt(C/120)", "2(n−1)/n", "b·s·h") or a unit
 applied to a parenthesised group ("(4 + 10.2) GB") makes the expression unreadable, and nothing is
 concluded.
 """
@@ -21,11 +21,18 @@ from dataclasses import dataclass
 from interviewer.claims.parser import Mention, ParsedSentence
 from interviewer.units import NUMBER_RE, match_unit, number_value
 
-_RESULT = re.compile(r"(?:=|≈|~=|≃|\b(?:is|are|gives|makes|comes\s+to)\b)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$", re.IGNORECASE)
+_RESULT = re.compile(
+    r"(?P<apposed>,\s*(?:(?:which\s+is|which'?s|that'?s|that\s+is|i\.e\.,?|so)\s*)?(?:about|around|roughly|approximately|~|≈)\s*$"
+    r"|,\s*(?:which\s+is|which'?s|that'?s|that\s+is|i\.e\.,?)\s*)"
+    r"|(?:=|≈|~=|≃|\b(?:is|are|gives|makes|comes\s+to)\b)\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+_UNITLESS_CLAIMS = ("number", "count", "fraction", "parameters", "tokens", "FLOPs", "flops?")
 _STOP = re.compile(r"[=≈;:]|,(?=\s)|~=|≃|\bso\b|\bthat'?s\b|\bis\b|\bgives?\b|\bmeans\b", re.IGNORECASE)
 _TOKEN = re.compile(r"\s*(?:(?P<op>[×x*·/+\-−^])|(?P<open>\()|(?P<close>\))|(?P<word>[^\s()×*·/+\-−^\d]+))")
 _LONGER_PRODUCT_BEFORE = re.compile(r"[×*·/]\s*(?:[A-Za-z_][\w-]*\s*){0,2}$|\bx\s+(?:[A-Za-z_][\w-]*\s*){1,2}$")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
+_ROOT = re.compile(r"(?:sqrt|√)\s*\(", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -34,37 +41,46 @@ class Arithmetic:
     value: float
     """In the claim's base unit when the expression carries units, else a bare number."""
     unitless: bool
+    counted: bool = False
+    """Its operands include parameter or token counts with their magnitudes ("6 × 70B × 4.2M"), so
+    the value is a whole count of FLOPs or tokens, not one in some unit the candidate left out."""
 
 
 def stated_arithmetic(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
     """The value of the expression written just before ``claim`` ("… = 160 GB"), if it can be read."""
     before = parsed.masked[:claim.start]
     result = _RESULT.search(before)
-    if result is None:
+    if result is None or result.group("apposed") is not None and not re.fullmatch(r"[^\d]*", before[result.end():]):
         return None
     end = result.start()
     stops = [m.end() for m in _STOP.finditer(before, 0, end)]
     start = max(stops) if stops else 0
-    region = max(start, parsed.clauses[claim.clause][0] if claim.clause < len(parsed.clauses) else 0, _clause_start_with_parens(parsed, end))
+    clause = claim.clause - 1 if result.group("apposed") is not None and claim.clause > 0 else claim.clause  # "4096^2 × 4096, about 6.9e10": the clause before the comma
+    region = max(start, parsed.clauses[clause][0] if clause < len(parsed.clauses) else 0, _clause_start_with_parens(parsed, end))
     # The longest run of arithmetic that ends at the "=": "so 1.2e22 FLOPs take 1.2e22 / 1e15 ≈ ..." reads "1.2e22 / 1e15".
-    for start in (i for i in range(region, end) if (parsed.masked[i].isdigit() or parsed.masked[i] == "(") and (i == 0 or not re.match(r"[\w.,]", parsed.masked[i - 1]))):
+    for start in (i for i in range(region, end) if (parsed.masked[i].isdigit() or parsed.masked[i] == "(" or _ROOT.match(parsed.masked, i)) and (i == 0 or not re.match(r"[\w.,]", parsed.masked[i - 1]))):
         expression = parsed.masked[start:end]
         if not re.search(r"[×*·/+\-−^]|\bx\b", expression):
             return None
         mentions = [m for m in parsed.mentions if start <= m.start and m.end <= end]
         dims = [m.dim for m in mentions if m.dim not in ("number", "count", "parameters", "tokens")]
-        if len(dims) != len(set(dims)) and not re.search(r"[+\-−]", parsed.masked[start:end]):
+        root = bool(re.search(r"\bsqrt\s*\(|√\s*\(", expression))
+        if len(dims) != len(set(dims)) and not re.search(r"[+\-−]", parsed.masked[start:end]) and not root:
             return None  # "34 days × 86,400 s": a product of two times is a unit conversion, not read here
         tokens = _tokens(parsed, start, end, mentions)
-        if tokens is None or not any(isinstance(t, str) and t not in "()" for t in tokens):
-            continue
+        if tokens is None or not any(isinstance(t, str) and t not in "()" for t in tokens) and not (
+                len(mentions) == 1 and "^" in mentions[0].text and not re.search(r"(?:[×*·/+\-−^(]|\bx)\s*$", parsed.masked[region:start])):
+            continue  # a lone number is no arithmetic, but "2^-7" is (when it is not the tail of a longer expression)
         value = _evaluate(tokens)
         if value is None or not math.isfinite(value):
             continue
         if _LONGER_PRODUCT_BEFORE.search(parsed.masked[region:start]):
             return None  # "mb 2 × accum 32 × 8 × 2048 =", "K, V × 24 × 20 × 128 × 2 =": only the tail of a longer product reads
         unitless = all(m.dim in ("number", "parameters", "tokens", "count") for m in mentions) if mentions else True
-        return Arithmetic(parsed.text[start:end].strip(), value, unitless)
+        if result.group("apposed") is not None and (claim.dim not in _UNITLESS_CLAIMS if unitless else set(dims) != {claim.dim}):
+            return None  # "batch 8 × 4k tokens, about 30 GB of cache": a figure after a comma is that product only in its own unit
+        counted = any(m.dim in ("parameters", "tokens") and m.value >= 1e3 for m in mentions)
+        return Arithmetic(parsed.text[start:end].strip(), value, unitless, counted)
     return None
 
 
@@ -126,6 +142,13 @@ def _tokens(parsed: ParsedSentence, start: int, end: int, mentions: list[Mention
                 return None  # "2(n−1)", "8192ᵀ": something glued to the number that is not read
             out.append(value)
             expect_operand = False
+            continue
+        root = _ROOT.match(masked, position)
+        if root is not None:
+            if not expect_operand:
+                return None
+            out.append("sqrt")  # "sqrt(2 × 60 s × 7,200 s)": the root of the group that follows
+            position = root.end() - 1
             continue
         token = _TOKEN.match(masked, position)
         if token is None or token.end() == position:
@@ -206,6 +229,8 @@ def _evaluate(tokens: list[object]) -> float | None:
             output.append(token)
         elif token == "(":
             operators.append("(")
+        elif token == "sqrt":
+            operators.append("sqrt")
         elif token == ")":
             while operators and operators[-1] != "(":
                 if not apply():
@@ -213,6 +238,11 @@ def _evaluate(tokens: list[object]) -> float | None:
             if not operators:
                 return None
             operators.pop()
+            if operators and operators[-1] == "sqrt":
+                operators.pop()
+                if not output or output[-1] < 0:
+                    return None
+                output.append(math.sqrt(output.pop()))
         else:
             while operators and operators[-1] != "(" and (
                 _PRECEDENCE[operators[-1]] > _PRECEDENCE[token] or (_PRECEDENCE[operators[-1]] == _PRECEDENCE[token] and token != "^")
@@ -221,7 +251,7 @@ def _evaluate(tokens: list[object]) -> float | None:
                     return None
             operators.append(str(token))
     while operators:
-        if operators[-1] == "(" or not apply():
+        if operators[-1] in ("(", "sqrt") or not apply():
             return None
     return output[0] if len(output) == 1 else None
 
@@ -248,15 +278,15 @@ def clearly_disagrees(arithmetic: Arithmetic, claim: Mention) -> bool:
     claimed = claim.value if claim.low is None else (claim.low + claim.high) / 2  # type: ignore[operator]
     if claimed <= 0 or arithmetic.value <= 0:
         return False
-    scales = _SCALES if arithmetic.unitless else (1.0,)
+    scales = _SCALES if arithmetic.unitless and not (arithmetic.counted and claim.dim in ("FLOPs", "flops?", "tokens", "parameters")) else (1.0,)
     if claim.dim == "seconds" and re.search(r"/\s*(?:60|3,?600|86,?400|604,?800)\b(?!\s*[\d.])", arithmetic.expression):
         scales = (*scales, 60.0, 3600.0, 86400.0, 604800.0)  # "1.2e7 s / 86,400 ≈ 139 days": the division was the unit change
     return all(max(v / claimed, claimed / v) >= 1.5 for scale in scales for v in (arithmetic.value * scale, arithmetic.value / scale))
 
 
 _AMOUNT_OF_RATE = {"bytes/s": ("bytes",), "FLOP/s": ("FLOPs", "flops?")}
-_AT_RATE = re.compile(r"^[^\d;]{0,40}?(?:\bat\b|\bover\b|\bthrough\b|\bwith\b|\bon\b|/|÷|\bdivided\s+by\b)\s*(?:an?\s+|the\s+|its\s+|their\s+|each\s+|one\s+)?(?:about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
-_RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?e?|pcie|bus|network|port|card)\b\s*)?(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:(?:it\s+|that\s+)?(?:goes|gets|moves|copies|transfers|lands|finishes|completes|uploads|downloads|arrives)(?:\s+(?:across|over|through|out|up|down))?\s+(?=in\b))?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
+_AT_RATE = re.compile(r"^[^\d;]{0,40}?(?:\bat\b|\bover\b|\bthrough\b|\bwith\b|\bon\b|/|÷|\bdivided\s+by\b)\s*(?:an?\s+|the\s+|its\s+|their\s+|each\s+|one\s+)?(?:about\s+|around\s+|roughly\s+|approximately\s+|~\s*|≈\s*)?$", re.IGNORECASE)
+_RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?e?|pcie|bus|network|port|card|sustained|achieved|effective|delivered|actual|real|in\s+practice)\b\s*)?(?:\([^)\d]{0,30}\)\s*)?,?\s*(?:which\s+|that\s+|so\s+|this\s+)?(?:(?:it\s+|that\s+)?(?:goes|gets|moves|copies|transfers|lands|finishes|completes|uploads|downloads|arrives)(?:\s+(?:across|over|through|out|up|down))?\s+(?=in\b))?(?:is|'s|takes?|gives?|means|comes\s+to|works\s+out\s+to|=|≈|→|->|~|in|≥|>=)?\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$", re.IGNORECASE)
 
 
 _AMOUNT_TAKES = re.compile(

@@ -215,15 +215,16 @@ _NUMBER_WITH_UNITS = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s*(?!x\
 
 
 def _plain_arithmetic(text: str, expression: str) -> bool:
-    """Numbers (each with its units) joined by × x * · / + − and parentheses, and nothing else: no
-    variable ("s/2"), no function ("√(2·60·28,800)"), no percentage, no comparison."""
+    """Numbers (each with its units) joined by × x * · / + − ^ and parentheses, under a square root or
+    not, and nothing else: no variable ("s/2"), no other function ("log(…)"), no percentage, no
+    comparison."""
     at = text.find(expression)
     if at > 0 and re.search(r"(?:√|\b(?:sqrt|log|exp|ln))\s*\(?\s*$|[A-Za-z_(]$", text[:at]):
-        return False
+        return False  # only part of a function's argument was read
     if re.search(r"\d(?:sbh|bsh|(?![eE][+-]?\d)[a-z]{1,3}[²³]?)(?![a-z\d])", expression) and not re.search(r"\d(?:k|m|b|g|t|s|ms|us|µs|kb|mb|gb|tb|b/s)\b", expression, re.IGNORECASE):
         return False  # "34sbh x 48": a symbol glued to its coefficient, not a unit
-    skeleton = _NUMBER_WITH_UNITS.sub("N", expression)
-    return bool(re.fullmatch(r"[N\s×x*·/+−()-]+", skeleton)) and skeleton.count("N") >= 2
+    skeleton = re.sub(r"^\s*(?:sqrt|√)\s*(?=\()", "", _NUMBER_WITH_UNITS.sub("N", expression), flags=re.IGNORECASE)
+    return bool(re.fullmatch(r"[N\s×x*·/+−()^-]+", skeleton)) and (skeleton.count("N") >= 2 or "^" in expression)
 
 
 _RESTATED_AS = re.compile(
@@ -292,6 +293,8 @@ def _wrong_own_arithmetic(arithmetic: Arithmetic, mention: Mention, said: str, *
     unit = BASE_UNIT.get(mention.dim, "count")
     claimed = _claimed_value(mention)
     shown = _plain_number(arithmetic.value) if arithmetic.unitless else format_value(arithmetic.value, unit)
+    if mention.dim == "fraction" and arithmetic.unitless and arithmetic.value < 1:
+        shown = f"{arithmetic.value:.4g} ({arithmetic.value * 100:.3g}%)"  # "3/19, which is about 37%": 0.158 is 15.8%
     return ClaimCheck(
         **fields, claimed=_finite(claimed), computed=None if arithmetic.unitless else _finite(arithmetic.value), unit=unit,
         verdict="incorrect", explanation=f"You said {said}, but your own arithmetic, {arithmetic.expression}, gives {shown}.",

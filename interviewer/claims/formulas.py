@@ -349,7 +349,7 @@ def _epochs(sentence: str, offset: int, before: str) -> Iterator[ClaimCheck]:
 
 _BATCH_OF_TOKENS = re.compile(r"\b(?:global\s+)?batch(?:\s+size)?\s+(?:is|of|=|:)?\s*(?:about\s+|~\s*)?(?P<b>" + _NUM + r")\s*" + _MAGNITUDE.format("b") + r"?\s*tokens?\b"
                               r"|(?<![\d,.])(?P<b2>" + _NUM + r")\s*" + _MAGNITUDE.format("b2") + r"?\s*tokens?\s+(?:per|a|each|every)\s+(?:step|batch|update|iteration)\b", re.IGNORECASE)
-_AT_STEP = re.compile(r"\b(?:step|iteration|update)\s+(?P<n>" + _NUM + r")\s*(?P<nk>[kKM]\b)?|\b(?:after|at|by)\s+(?P<n2>" + _NUM + r")\s*(?P<nk2>[kKM]\b)?\s*(?:steps|iterations|updates)\b", re.IGNORECASE)
+_AT_STEP = re.compile(r"\b(?:step|iteration|update)\s+(?P<n>" + _NUM + r")\s*(?P<nk>[kKM]\b)?|\b(?:after|at|by|for|over)\s+(?P<n2>" + _NUM + r")\s*(?P<nk2>[kKM]\b)?\s*(?:steps|iterations|updates)\b", re.IGNORECASE)
 _TOKENS_SEEN = (
     re.compile(r"(?<![\d,.])(?P<c>" + _NUM + r")\s*" + _MAGNITUDE.format("c") + r"?\s*tokens?\s+(?:into\s+the\s+run|in\b|seen|processed|consumed|so\s+far|trained\s+on)", re.IGNORECASE),
     re.compile(r"\b(?:seen|processed|consumed|trained\s+on)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<c>" + _NUM + r")\s*" + _MAGNITUDE.format("c") + r"?\s*tokens?\b", re.IGNORECASE),

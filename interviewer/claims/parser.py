@@ -576,8 +576,9 @@ def _build_mention(parsed: ParsedSentence, m: re.Match, entities_at: dict[int, E
         else:
             role = _role_before(masked, start, clause_start)
             role_from = "before" if role else None
-        if role_from == "before" and (re.match(r"\s*[/×*·x]\s*[\d(]", masked[pos:pos + 6]) or re.search(r"[/×*·]\s*$", masked[max(0, start - 3):start])):
-            role, role_from = None, None  # "m = 3/8": a fraction being worked out, not the input m
+        batch_by_length = role == "batch" and re.match(r"\s*[×*x]\s*\d[\d,.]*\s*[kK]?\s*(?:-\s*)?tokens?\b", masked[pos:pos + 20])
+        if role_from == "before" and not batch_by_length and (re.match(r"\s*[/×*·x]\s*[\d(]", masked[pos:pos + 6]) or re.search(r"[/×*·]\s*$", masked[max(0, start - 3):start])):
+            role, role_from = None, None  # "m = 3/8": a fraction being worked out, not the input m ("batch 8 × 4k tokens" is a batch)
         if role == "way":
             role = {"tensor": "tp", "tp": "tp", "model": "tp", "pipeline": "stages", "pp": "stages", "data": "gpus", "dp": "gpus"}[extra["what"]]
         if role == "params_model":

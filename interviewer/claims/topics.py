@@ -97,7 +97,7 @@ CUES: dict[str, re.Pattern] = {
     ),
     "time-to-train": _cue(r"\btrain|\bpre-?train|\bto\s+converge\b|\bwall[- ]clock\b|\bthe\s+run\b"),
     "train-flops": _cue(r"\btrain|\bpre-?train|\b6\s?[·*x×]?\s?n\s?[·*x×]?\s?d\b|\btotal\s+compute\b|\bcompute\s+budget\b|\bbudget\b|\bthe\s+run\b"),
-    "forward-flops": _cue(r"\bforward\b|\bfwd\b|\bper\s+token\b|\binference\b|\bsingle\s+pass\b|\bone\s+pass\b|\bprefill\b|\b2\s?[·*x×]?\s?n\b"),
+    "forward-flops": _cue(r"\bforward\b|\bfwd\b|\bper\s+(?:generated\s+|output\s+|new\s+|decoded\s+)?token\b|\bgenerating\s+(?:one|a|each)\s+token\b|\binference\b|\bsingle\s+pass\b|\bone\s+pass\b|\bprefill\b|\b2\s?[·*x×]?\s?n\b"),
     "attention-flops": _cue(r"\bqk(?:ᵀ|\^?t)?\b|\bq\s?k\s?(?:ᵀ|\^t)|\bav\s+matmul|\battention\s+(?:scores?|matmuls?|flops)|\bscores?\s+matmul"),
     "chinchilla": _cue(r"\bchinchilla\b|\bcompute[- ]optimal\b|\boptimal(?:ly)?\b|\bhoffmann\b|\btokens?\s+per\s+param"),
     "bubble": _cue(r"\bbubble\b|\bidle\b|\bpipeline\b"),

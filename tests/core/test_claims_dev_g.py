@@ -66,3 +66,40 @@ def test_a_share_in_apposition_is_checked_as_that_share() -> None:
     text = "TP=8 inside the node and PP=4 across nodes means each GPU owns 1/32 of the 70B weights, roughly 4.4 GB in bf16."
     (check,) = [c for c in checks(text, "parallelism-allreduce") if c.claimed]
     assert check.verdict == "correct" and check.quantity == "weight memory per GPU"
+
+
+@pytest.mark.parametrize(("wrong", "right", "scenario"), [
+    # a result in apposition after a comma, "which is", roots and powers
+    ("With C = 6ND and D = 20N, N = sqrt(6e23 / 120), which is about 22B parameters.",
+     "With C = 6ND and D = 20N, N = sqrt(6e23 / 120), which is about 70B parameters.", "compute-optimal-sizing"),
+    ("Bubble = (p-1)/(m+p-1) = 3/19, which is about 37% with 16 micro-batches.",
+     "Bubble = (p-1)/(m+p-1) = 3/19, which is about 16% with 16 micro-batches.", "parallelism-allreduce"),
+    ("bf16 keeps 7 mantissa bits, so machine epsilon is 2^-7, about 0.0008.",
+     "bf16 keeps 7 mantissa bits, so machine epsilon is 2^-7, about 0.008.", "mixed-precision-failures"),
+    ("Young's formula: sqrt(2 x 60 s x 7,200 s) is about 2,900 s between checkpoints.",
+     "Young's formula: sqrt(2 x 60 s x 7,200 s) is about 930 s between checkpoints.", "checkpointing-fault-tolerance"),
+    ("n^2 d at n = d = 4096 is 4096^2 x 4096, about 6.9e9.",
+     "n^2 d at n = d = 4096 is 4096^2 x 4096, about 6.9e10.", "attention-vs-rnn"),
+    # parameter and token counts carry their magnitudes: no unit scaling rescues a product of them
+    ("Per step the 70B model needs 6 x 70B x 4.2M tokens, about 1.8e15 FLOPs.",
+     "Per step the 70B model needs 6 x 70B x 4.2M tokens, about 1.8e18 FLOPs.", "parallelism-allreduce"),
+    # an amount at a sustained rate
+    ("1.2e22 FLOPs at roughly 1e15 FLOP/s sustained is about 40 days.",
+     "1.2e22 FLOPs at roughly 1e15 FLOP/s sustained is about 139 days.", "train-10b-8gpu"),
+    # tokens over so many steps, and FLOPs per generated token
+    ("At 4M tokens per step for 40k steps, the model has seen about 16B tokens.",
+     "At 4M tokens per step for 40k steps, the model has seen about 160B tokens.", "mixed-precision-failures"),
+    ("Llama-2-7B needs about 135 GFLOPs per generated token.",
+     "Llama-2-7B needs about 13.5 GFLOPs per generated token.", "attention-vs-rnn"),
+])
+def test_written_arithmetic_and_formulas_from_dev_set_g(wrong: str, right: str, scenario: str) -> None:
+    assert any(c.verdict == "incorrect" for c in checks(wrong, scenario))
+    assert [c.explanation for c in checks(right, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize("text", [
+    "At batch 8 × 4k tokens, about 17 GB of KV cache.",  # a figure after a comma is that product only in its own unit
+    "fp16 max = (2 - 2^-10) x 2^15 = 65,504.",  # a power that is the tail of a longer expression is not read alone
+])
+def test_apposition_and_powers_are_read_only_where_they_are_the_arithmetic(text: str) -> None:
+    assert [c.explanation for c in checks(text, "kv-cache-long-context") if c.verdict == "incorrect"] == []
