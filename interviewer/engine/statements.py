@@ -125,7 +125,13 @@ _DISMISSIVE = re.compile(
     r"|(?:with|under)\s+a\s+(?:different|new|fancier|another)\s+name|not\s+a\s+(?:real|big|major|serious)\s+(?:concern|problem|issue|deal)"
     r"|(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+(?:a\s+)?(?:real|big|major|serious)\s+(?:concern|problem|issue|deal)"
     r"|nothing\s+to\s+(?:tune|worry\s+about|gain)|(?:isn'?t|is\s+not|aren'?t)\s+something\s+(?:i'?d|we'?d|you'?d|i\s+would)\s+(?:worry|care|bother)"
-    r"|an?\s+(?:bad|terrible|awful)\s+idea|(?:basically\s+)?cheating|(?:don'?t|wouldn'?t|won'?t|never)\s+(?:really\s+)?worry\s+about)\b",
+    r"|an?\s+(?:bad|terrible|awful)\s+idea|(?:basically\s+)?cheating|(?:don'?t|wouldn'?t|won'?t|never)\s+(?:really\s+)?worry\s+about"
+    r"|(?:a\s+)?legacy\s+(?:thing|trick|hack|feature|concern|workaround|technique)|from\s+the\s+\w+\s+days|(?:is|are)\s+(?:now\s+|basically\s+|kind\s+of\s+|long\s+)?(?:obsolete|outdated)"
+    r"|(?:won'?t|doesn'?t|don'?t|wouldn'?t|didn'?t|does\s+not|do\s+not)\s+make\s+(?:a|any|much)\s+(?:real\s+)?difference|(?:more\s+of\s+)?a\s+research\s+(?:thing|toy|curiosity)"
+    r"|never\s+seen\s+(?:[\w-]+\s+){1,3}(?:matter|help|make\s+a\s+difference)|(?:mostly|just|pure|all)\s+marketing|a\s+(?:\w+\s+){0,2}(?:ritual|ceremony)|box-?ticking"
+    r"|for\s+no\s+(?:real\s+)?(?:benefit|gain)|(?:just|only|merely|basically)\s+an?\s+fancier\b|more\s+trouble\s+than\s+(?:it'?s|they'?re|it\s+is|they\s+are)\s+worth"
+    r"|(?:don'?t|do\s+not)\s+(?:really\s+)?(?:trust|buy)\b|(?:just\s+)?an?\s+(?:minor|tiny|marginal)\s+(?:optimi[sz]ation|tweak|detail|improvement)|a\s+nice[- ]to[- ]have"
+    r"|(?:people|everyone|folks)\s+make\s+a\s+(?:big\s+)?(?:deal|fuss)\s+(?:of|about))\b",
     re.IGNORECASE,
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",

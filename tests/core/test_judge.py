@@ -163,3 +163,23 @@ def test_rather_than_averaging_percentiles_is_the_rubrics_own_negation():
     answer = ("In production I'd track p99 TTFT and TPOT per replica as histograms, aggregated properly rather than "
               "averaging percentiles, with burn-rate alerts on the error budget.")
     assert status("serve-2b-p99", [answer], "p99-monitoring").status.value == "met"
+
+
+@pytest.mark.parametrize(("scenario_id", "wrong", "anti_pattern", "criterion"), [
+    ("parallelism-allreduce", "Data parallel copies the model and splits the batch, and then each GPU just applies its own gradients locally.", "dp-local-updates", "dp-gradient-allreduce"),
+    ("parallelism-allreduce", "The bubble is a fixed overhead that doesn't depend on how many micro-batches you use.", "bubble-independent-of-microbatches", "pp-bubble"),
+    ("attention-vs-rnn", "SSMs like Mamba can't be trained in parallel, which is why nobody uses them.", "ssm-not-parallel", "linear-attention-ssm"),
+    ("attention-vs-rnn", "RoPE is really just an absolute scheme applied by rotation.", "rope-absolute", "relative-positions"),
+    ("attention-vs-rnn", "Since FlashAttention, attention is linear in sequence length, compute and memory both.", "flash-makes-attention-linear", "complexity-per-layer"),
+    ("mixed-precision-failures", "bf16 actually has less dynamic range than fp16, so fp16 is the safer choice.", "bf16-less-range", "bf16-range-precision"),
+    ("mixed-precision-failures", "And with bf16 you'd want loss scaling even more, because its mantissa is so short.", "bf16-needs-loss-scaling", "bf16-no-scaling"),
+    ("monitoring-drift", "Covariate drift always implies concept drift, so watching the features covers both.", "covariate-implies-concept", "data-vs-concept-drift"),
+])
+def test_classic_wrong_mechanisms_stated_as_facts_are_misconceptions(scenario_id, wrong, anti_pattern, criterion):
+    """Wrong assertions that are not dismissals (from the judge's dev sets): the model answer plus the
+    wrong sentence lists the misconception and the criterion it contradicts is no longer met."""
+    scenario = get_scenario(scenario_id).scenario
+    card = grade_answers(scenario, [scenario.model_answer, wrong])
+    assert anti_pattern in [m["id"] for m in card.misconceptions]
+    assert {c.id: c.status.value for c in card.criteria}[criterion] != "met"
+    assert grade_answers(scenario, [scenario.model_answer]).misconceptions == []

@@ -43,6 +43,18 @@ def _negated(sentence: str, term: str) -> bool:
         ("Compute-optimal is an academic notion.", "Compute-optimal"),
         ("I wouldn't worry about straggler GPUs here.", "straggler GPUs"),
         ("We're against adding a canary stage.", "canary stage"),
+        ("Loss scaling is a legacy thing from the V100 days.", "Loss scaling"),
+        ("Changing β2 this late won't make a difference.", "β2"),
+        ("QK-norm and z-loss are more of a research thing.", "z-loss"),
+        ("Schedules like 1F1B or interleaving are mostly marketing.", "1F1B"),
+        ("SLOs and error budgets are more of a Google SRE ritual than something a fraud team needs.", "error budgets"),
+        ("Shadow deployments double the compute for no benefit.", "Shadow deployments"),
+        ("PSI is just a fancier KS test.", "PSI"),
+        ("Sharded checkpoints are more trouble than they're worth.", "Sharded checkpoints"),
+        ("Chinchilla's 20 tokens per parameter is a rule of thumb I don't really trust.", "Chinchilla"),
+        ("The KV cache is a minor optimization.", "KV cache"),
+        ("I've never seen z-loss matter.", "z-loss"),
+        ("People make a big deal of dividing by √d_k.", "√d_k"),
     ],
 )
 def test_rejections_dismissals_and_equations_are_negated(sentence, term):
@@ -61,6 +73,9 @@ def test_rejections_dismissals_and_equations_are_negated(sentence, term):
         ("The new model is evaluated against the current API plus human review.", "human review"),
         ("Every checkpoint is validated against a held-out loss before it is promoted.", "held-out loss"),
         ("We benchmark the int4 model against the bf16 baseline on the same prompts.", "bf16 baseline"),
+        ("We keep loss scaling because fp16 overflows above 65,504.", "loss scaling"),
+        ("A shadow deployment costs a second copy of the compute, which is worth it before a cutover.", "shadow deployment"),
+        ("PSI bins the scores and compares the two histograms.", "PSI"),
     ],
 )
 def test_assertions_stay_asserted(sentence, term):
