@@ -1,7 +1,7 @@
 """Accuracy of the numeric claim checker on the labelled claim set (tests/fixtures/claims.yaml).
 
 Usage: python bench/claims_accuracy.py [--fixture PATH] [--verbose] [--json]
-       python bench/claims_accuracy.py --set sealed|sealed6|dev [--json]
+       python bench/claims_accuracy.py --set sealed|sealed7|dev [--json]
 
 With ``--set``, the blind-written sets in ``bench/data/claims`` (``claims_sealed_*.yaml``: the sealed
 test set, run only to measure; ``claims_dev_*.yaml``: the dev set) are scored instead. Each item
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="print each sentence whose verdicts differ from the labels")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     sets = sorted({path.name.split("_")[1] for path in CLAIM_SETS.glob("claims_*_*.yaml")})
-    parser.add_argument("--set", choices=sets, help="score the blind-written sets in bench/data/claims instead (sealed6: the newest sealed set)")
+    parser.add_argument("--set", choices=sets, help="score the blind-written sets in bench/data/claims instead (sealed7: the newest sealed set)")
     args = parser.parse_args(argv)
     if args.set:
         blind = score_blind_set(args.set)

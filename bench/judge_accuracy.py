@@ -1,10 +1,11 @@
 """How well the offline judge agrees with expert labels on answer sets it was never tuned on.
 
-Usage: python bench/judge_accuracy.py [--set dev|dev4|DIR] [--json] [--verbose]
+Usage: python bench/judge_accuracy.py [--set dev|dev4|sealed5|DIR] [--json] [--verbose]
 
 Each file in ``bench/data/judge_dev``, ``judge_dev2`` and ``judge_dev3`` (the dev set the judge is
 trained and tuned on), or in ``judge_dev4`` (the former sealed set, measured sealed until stop 24 and
-then read for the claim checker's false alarms; never trained on), holds one scenario's answer sets, each labelled
+then read for the claim checker's false alarms; never trained on), or in ``judge_sealed5`` (the
+sealed set, measured only), holds one scenario's answer sets, each labelled
 by an expert who saw only what a candidate sees (the scenario's prompt, questions and criteria):
 met / partial / missed per criterion, the expected score and level, and the exact words of every
 planted wrong number. For each set the bench runs ``grade_answers`` and reports:
@@ -33,8 +34,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DATA = ROOT / "bench" / "data"
-SETS = {"dev": [DATA / "judge_dev", DATA / "judge_dev2", DATA / "judge_dev3"], "dev4": [DATA / "judge_dev4"]}
-"""There is no sealed judge set now: a fresh one, written blind, is the next one's "sealed"."""
+SETS = {"dev": [DATA / "judge_dev", DATA / "judge_dev2", DATA / "judge_dev3"], "dev4": [DATA / "judge_dev4"], "sealed5": [DATA / "judge_sealed5"]}
+"""``sealed5`` is the sealed test set (168 answer sets, 14 kinds × 12 scenarios, written blind at stop 25):
+run it only to measure, never read its individual results."""
 MUST_EARN_NOTHING = ("keyword-list", "rejecting", "off-topic", "injection")
 NOTHING_BAR = 20.0
 ORDER = ("strong", "adequate", "weak")
@@ -154,7 +156,7 @@ def render(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="dev", help="dev, dev4, or a directory of answer-set files")
+    parser.add_argument("--set", default="dev", help="dev, dev4, sealed5 (the sealed set: measure only), or a directory of answer-set files")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list every disagreement (do not use on the sealed set while tuning)")
     args = parser.parse_args(argv)
