@@ -4,21 +4,10 @@ called wrong although they were right, each with a wrong twin that must still be
 from __future__ import annotations
 
 import pytest
+from claim_helpers import incorrect_anywhere, verdict_on
 
 from interviewer.claims import check_claims
 from rubrics.loader import get_scenario
-
-
-def verdict_on(text: str, claim: str, scenario: str) -> str | None:
-    """The verdict on the claim whose span covers ``claim`` (None when nothing was checked there)."""
-    facts = dict(get_scenario(scenario).scenario.facts)
-    at = text.index(claim)
-    on = [c for c in check_claims(text, facts) if c.span and c.span[0] < at + len(claim) and at < c.span[1]]
-    return next((c.verdict for c in on if c.verdict == "incorrect"), on[0].verdict if on else None)
-
-
-def incorrect_anywhere(text: str, scenario: str) -> list[str]:
-    return [c.explanation for c in check_claims(text, dict(get_scenario(scenario).scenario.facts)) if c.verdict == "incorrect"]
 
 
 @pytest.mark.parametrize(("text", "scenario"), [

@@ -5,19 +5,7 @@ one exists."""
 from __future__ import annotations
 
 import pytest
-
-from interviewer.claims import check_claims
-from rubrics.loader import get_scenario
-
-
-def checks(text: str, scenario: str | None):
-    return check_claims(text, dict(get_scenario(scenario).scenario.facts) if scenario else None)
-
-
-def verdict_on(text: str, claim: str, scenario: str | None) -> str | None:
-    at = text.index(claim)
-    on = [c for c in checks(text, scenario) if c.span and c.span[0] < at + len(claim) and at < c.span[1]]
-    return next((c.verdict for c in on if c.verdict == "incorrect"), on[0].verdict if on else None)
+from claim_helpers import checks, verdict_on
 
 
 @pytest.mark.parametrize(("text", "scenario"), [
