@@ -69,6 +69,7 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
     context = Context()
     results: list[ClaimCheck] = []
     previous = ""
+    last_mentions: list[Mention] = []
     budget = MAX_MENTIONS
     rows = table_headers(text) if "|" in text else []
     for offset, sentence in split_sentences(text):
@@ -119,7 +120,8 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
         wrong_inputs = {check.span: check for check in formula_checks if check.verdict == "incorrect" and check.span}
         for _, mention, topic in claims:
             try:
-                results.append(_on_wrong_input(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1), parsed, wrong_inputs))
+                check = _on_wrong_input(_check_one(parsed, mention, topic, context, normalized, indices, several=len(claims) > 1), parsed, wrong_inputs)
+                results.append(_off_by_a_stated_factor(check, parsed, mention, last_mentions, normalized))
             except (ArithmeticError, ValueError):
                 # Degenerate numbers (zeros, 1e308, overflow) that no calculator can take: no verdict
                 # is better than a wrong one or a crash. Found by bench/fuzz_claims.py.
@@ -128,7 +130,68 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 return results
         context.update(parsed, indices, input_roles(parsed))
         context.previous_text = parsed.previous_text + " " + sentence
+        last_mentions = parsed.mentions
     return results
+
+
+_SCOPE_WORDS = frozenset({"per_gpu", "total", "per_token", "per_sequence", "per_layer", "sent"})
+_FACTOR_FACTS = ("layers", "seq", "tp", "stages")
+"""Scenario facts a figure is often taken per or over without saying so: per layer, per token of the
+context, per tensor- or pipeline-parallel rank."""
+_FACT_NAMES = {"layers": "layer count", "seq": "context length", "tp": "tensor-parallel degree", "stages": "pipeline stages"}
+_FACTOR_DIMS = frozenset({"bytes", "FLOPs", "flops?", "seconds", "s_per_token"})
+
+
+def _stated_factors(parsed: ParsedSentence, mention: Mention, last_mentions: list[Mention], facts: Mapping[str, object]) -> dict[float, str]:
+    """Whole numbers of 3 or more that a figure may be per or over: those in this sentence and the one
+    before, products of two in this sentence ("TP=8 and PP=4": 32), and the scenario's counts."""
+    here = [m for m in parsed.mentions if m is not mention]
+    factors: dict[float, str] = {}
+    for m in (*here, *last_mentions):
+        if 3 <= m.value <= 1e6 and float(m.value).is_integer():
+            factors.setdefault(float(m.value), f"the {m.text.strip()} you stated")
+    for i, a in enumerate(here):
+        for b in here[i + 1:]:
+            product = a.value * b.value
+            if a.value >= 2 and b.value >= 2 and 3 <= product <= 1e6 and float(product).is_integer():
+                factors.setdefault(float(product), f"{a.text.strip()} × {b.text.strip()}")
+    for key in _FACTOR_FACTS:
+        value = facts.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 3 <= value <= 1e6:
+            factors.setdefault(float(value), f"the scenario's {_FACT_NAMES[key]}, {value:,.0f}")
+    return factors
+
+
+def _off_by_a_stated_factor(check: ClaimCheck, parsed: ParsedSentence, mention: Mention, last_mentions: list[Mention], facts: Mapping[str, object]) -> ClaimCheck:
+    """"The KV cache of a single layer is 512 MiB" read as the whole cache is 32× too low, and 32 is the
+    scenario's layer count: a figure that is the computed one divided or multiplied by a count the
+    sentence, the one before or the scenario states is most likely per or over that count, in a scope
+    the sentence does not mark. It is not called wrong; it becomes a question. A scope the sentence
+    does mark ("per GPU", "in total") was read, so a figure off by the GPU count there stays wrong."""
+    if check.verdict != "incorrect" or check.calculator is None or mention.markers & _SCOPE_WORDS or check.direction != "approx" or mention.dim not in _FACTOR_DIMS:
+        return check
+    claimed = check.claimed
+    computed = [v for v in (check.computed, *check.accepted_values) if v]
+    if not claimed or claimed <= 0 or not computed:
+        return check
+    tolerance = max(check.tolerance, 0.1)
+    # An input the calculation took from the sentence was read: a figure off by exactly it (a batch of 8
+    # counted once) is the classic slip, not an unmarked scope.
+    used = {float(source.value) for source in check.provenance if source.source == "stated" and isinstance(source.value, (int, float))}
+    for factor, source in _stated_factors(parsed, mention, last_mentions, facts).items():
+        if any(abs(factor / value - 1) <= 0.03 for value in used if value):
+            continue  # "32k-token" is the 32,768 the calculation used
+        for value in computed:
+            for scaled, how in ((value / factor, "divided"), (value * factor, "multiplied")):
+                if scaled > 0 and scaled / (1 + tolerance) <= claimed <= scaled * (1 + tolerance):
+                    shown = format_value(value, check.unit)
+                    return check.model_copy(update={
+                        "verdict": "unverifiable", "computed": None,
+                        "explanation": f"{check.explanation.split(';')[0]}; I get {shown} for the {check.quantity}, and yours is that {how} by {factor:,.0f} "
+                                       f"({source}). Did you mean it {'per one of those' if how == 'divided' else 'over all'} {factor:,.0f}? I won't call it wrong until I know which you meant.",
+                        "working": [f"{NOT_JUDGED}{shown} {how} by {factor:,.0f} ({source}) gives your figure", *check.working],
+                    })
+    return check
 
 
 _RETRACTION = re.compile(

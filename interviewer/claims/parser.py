@@ -327,7 +327,7 @@ _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
 _ONE_GPU = r"(?:gpu|device|rank|card|worker|a100|h100|h200|a10g?|l4|t4|v100|§+(?=\s+(?:holds?|keeps?|stores?|has|gets?|needs?|carries|ends\s+up|then|would|will|only)\b))"
 """What one accelerator is called after "each" or "per": "each A100 holds ...", "per GPU" (a named GPU is
 masked as "§§§§", and a masked dtype or model is told apart by the verb after it)."""
-_PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+" + _ONE_GPU + r"(?!\w)|\bper[- ]gpu\b)[^;\d]{0,60}$", re.I)
+_PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+" + _ONE_GPU + r"(?!\w)|\bper[- ]gpu\b|\beach\s+of\s+(?:the\s+|our\s+|its\s+)?\d+\s+(?:gpus|cards|ranks|devices|workers|a100s|h100s))[^;\d]{0,60}$", re.I)
 _TOTAL_BEFORE = re.compile(r"\b(?:total|in\s+total|overall|altogether|combined|aggregate)\b[^;]{0,40}$|\b(?:shard(?:ing|s)?|split(?:ting|s)?|spread(?:ing|s)?|divid(?:e|es|ing)|partition(?:ing|s)?)\s+(?:the\s+|all\s+|those\s+)?(?:about\s+|~\s*)?$", re.I)
 _SHARE_OF = re.compile(
     r"\b(?:(?:a|an|one)\s+(?:half|third|quarter|fourth|fifth|sixth|eighth|tenth|sixteenth|[a-z]+ieth|[a-z]+th)|half|\d+\s*/\s*\d+|\d+(?:\.\d+)?\s*%"

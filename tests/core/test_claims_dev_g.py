@@ -91,3 +91,23 @@ def test_written_arithmetic_and_formulas_from_dev_set_g(wrong: str, right: str, 
 ])
 def test_apposition_and_powers_are_read_only_where_they_are_the_arithmetic(text: str) -> None:
     assert [c.explanation for c in checks(text, "kv-cache-long-context") if c.verdict == "incorrect"] == []
+
+
+def test_a_figure_off_by_a_stated_count_in_an_unmarked_scope_is_asked_about_not_called_wrong() -> None:
+    # 320 KB per token written without a scope the parser reads: the scenario's 32,768-token
+    # context divides the sequence's cache into it exactly, so the checker asks
+    text = "Llama-2-70B with its 8 KV heads keeps about 320 KB of K and V for each position it has seen."
+    (check,) = [c for c in checks(text, "kv-cache-long-context") if c.claimed]
+    assert check.verdict == "unverifiable" and check.computed is None
+    assert "divided by 32,768 (the scenario's context length, 32,768)" in check.explanation and "Did you mean it per one of those 32,768?" in check.explanation
+
+
+@pytest.mark.parametrize(("text", "claim", "scenario"), [
+    # a scope the sentence marks was read: off by the GPU count there is still wrong
+    ("Even with ZeRO-3 sharding, each of the 8 GPUs still has to hold about 160 GB of model states.", "about 160 GB", "train-10b-8gpu"),
+    # an input the calculation took from the sentence was read: a batch counted once is still wrong
+    ("At 0.5 MiB per token, a batch of 8 requests with 8k-token prompts needs only about 4 GiB of KV cache.", "about 4 GiB", "kv-cache-long-context"),
+    ("For a 32k-token request the KV cache is about 0.5 MB.", "about 0.5 MB", "kv-cache-long-context"),
+])
+def test_a_marked_scope_or_a_used_input_keeps_the_wrong_verdict(text: str, claim: str, scenario: str) -> None:
+    assert verdict_on(text, claim, scenario) == "incorrect"
