@@ -290,11 +290,14 @@ _RATE_GIVES = re.compile(r"^\s*(?:(?:nics?|links?|nvlink\d?|infiniband|ib|hbm\d?
 
 
 _AMOUNT_TAKES = re.compile(
-    r"^\s*(?:of\s+[\w-]+\s+)?(?:[a-z-]+\s+){0,2}?(?:takes?|needs?|lands?(?:\s+in)?|goes(?:\s+out)?(?:\s+in)?|finishes(?:\s+in)?|completes(?:\s+in)?|arrives(?:\s+in)?"
+    r"^\s*(?:of\s+[\w-]+\s+)?(?:[a-z-]+\s+){0,4}?(?:takes?|needs?|lands?(?:\s+in)?|goes(?:\s+out)?(?:\s+in)?|finishes(?:\s+in)?|completes(?:\s+in)?|arrives(?:\s+in)?"
     r"|(?:is|gets)\s+(?:done|written|uploaded|moved|copied|sent)\s+in|uploads?\s+in|is|=|≈|→)\s*(?:about|around|roughly|approximately|~|≈|only|just|at\s+least)?\s*$",
     re.IGNORECASE,
 )
 """After the amount, when the rate came first: "120 GB takes about", "a 2 GB shard lands in about"."""
+_COLLECTIVE = re.compile(r"\ball[- ]?(?:reduce|gather|to[- ]all)|\breduce[- ]scatter|\bring\b|\bcollective|\bbroadcast", re.IGNORECASE)
+"""A collective moves more than the buffer it is named by (a ring all-reduce sends about twice it)."""
+_RATE_AFTER = re.compile(r"\s*(?:over|at|through|on|via|across|using)\s+(?:the\s+|a\s+|an\s+|one\s+|each\s+|its\s+|their\s+)?(?:single\s+)?(?:about\s+|~\s*)?", re.IGNORECASE)
 _RATE_FIRST = re.compile(r"(?:^|[,;:]\s*|\b(?:and|so|then)\s+)(?:at|with|over|through)\s+(?:an?\s+|the\s+)?(?:about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
 
 
@@ -305,6 +308,14 @@ def stated_rate(parsed: ParsedSentence, claim: Mention) -> Arithmetic | None:
     if claim.dim not in ("seconds", "s_per_token") or claim.low is not None:
         return None
     before = [m for m in parsed.mentions if m.end <= claim.start]
+    after = [m for m in parsed.mentions if m.start >= claim.end]
+    if before and after and after[0].dim in _AMOUNT_OF_RATE and before[-1].dim in _AMOUNT_OF_RATE[after[0].dim] \
+            and _RATE_AFTER.fullmatch(parsed.masked[claim.end:after[0].start]) and _AMOUNT_TAKES.match(parsed.masked[before[-1].end:claim.start]) \
+            and not _COLLECTIVE.search(parsed.text):
+        # "The 3.5 GB each GPU sends takes about 140 s over the 25 GB/s NIC": the rate after the time
+        amount, rate = before[-1], after[0]
+        if amount.low is None and rate.low is None and amount.value > 0 and rate.value > 0 and not re.search(r"[+\-−×*·/]\s*$", parsed.masked[:amount.start]):
+            return Arithmetic(f"{amount.text.strip()} / {rate.text.strip()}", amount.value / rate.value, False)
     if len(before) < 2:
         return None
     rate, amount = before[-1], before[-2]

@@ -106,6 +106,8 @@ def check_claims(text: str, facts: Mapping[str, float | int | str] | None = None
                 results.append(slip)  # "2 × 80 × 8 × 128 × 2 = 655,360 bytes": wrong whatever it is about
         indices = {index for index, _, _ in claims}
         results.extend(_restatement_slips(parsed))
+        if not withdrawn:
+            results.extend(_ratio_slips(parsed))
         formula_checks = [*check_scaling(sentence, offset), *check_formulas(sentence, offset, parsed.previous_text)] if not withdrawn else []
         if not withdrawn:
             taken = [check.span for check in formula_checks if check.span]
@@ -327,11 +329,53 @@ def _restatement_slips(parsed: ParsedSentence) -> list[ClaimCheck]:
     return found
 
 
+_FACTOR_SAID = re.compile(
+    r"(?<![\d.,])(?P<n>\d+(?:\.\d+)?)\s*(?:x|×|times|-?fold)\s+(?:(?:faster|quicker|larger|bigger|more|higher|greater|wider|smaller|slower|less|fewer|lower|narrower)\b"
+    r"(?:\s+[\w-]+){0,2}?\s+than|as\s+(?:fast|large|big|much|high|many|wide)\s+as)\b",
+    re.IGNORECASE,
+)
+_RATIO_DIMS = frozenset({"bytes", "bytes/s", "FLOP/s", "FLOPs", "seconds", "s_per_token", "tokens_per_s", "parameters", "req_per_s"})
+
+
+def _ratio_slips(parsed: ParsedSentence) -> list[ClaimCheck]:
+    """"NVLink at 900 GB/s is about 2x faster than the 50 GB/s IB link": a factor said between two
+    figures of one kind, both in the sentence, that their own ratio contradicts by 1.5× or more
+    (read either way round, so "faster" and "slower" never decide it)."""
+    found = []
+    for match in _FACTOR_SAID.finditer(parsed.masked):
+        # "0.3125 MiB per token (1.25 GiB at 4k), 8× less than the 2.5 MiB": a figure in a parenthesis
+        # that closed before the factor is an aside, not the one compared
+        before = [m for m in parsed.mentions if m.end <= match.start() and m.dim in _RATIO_DIMS
+                  and parsed.masked.count(")", m.end, match.start()) <= parsed.masked.count("(", m.end, match.start())]
+        after = [m for m in parsed.mentions if m.start >= match.end() and m.dim in _RATIO_DIMS]
+        if not before or not after or before[-1].dim != after[0].dim or before[-1].low is not None or after[0].low is not None:
+            continue
+        first, second = before[-1], after[0]
+        claimed = float(match.group("n"))
+        if first.value <= 0 or second.value <= 0 or claimed <= 0 or re.search(r"[;]", parsed.masked[first.end:second.start]):
+            continue
+        if any(re.search(r"(?:[×*·/+]|\bx)\s*$", parsed.masked[:m.start]) or re.match(r"\s*(?:[×*·/+]|x\s*\d)", parsed.masked[m.end:]) for m in (first, second)):
+            continue  # "8 GPUs × 80 GB is 2x more than the 320 GB": a term of an expression is not the figure compared
+        ratio = first.value / second.value
+        if min(max(claimed / r, r / claimed) for r in (ratio, 1 / ratio)) < 1.5:
+            continue
+        shown = max(ratio, 1 / ratio)
+        found.append(ClaimCheck(
+            text=parsed.text.strip(), quantity="a ratio of your own figures", claimed=claimed, computed=_finite(shown), unit="count", verdict="incorrect",
+            explanation=f"You said {match.group('n')}×, but your own figures give {_said(first)} / {_said(second)} ≈ {shown:,.3g}×.",
+            working=[f"{first.text} / {second.text} = {ratio:.4g}", f"the claim is {claimed:g}×"],
+            span=(parsed.offset + match.start("n"), parsed.offset + match.end("n")),
+        ))
+    return found
+
+
 def _arithmetic_slip(parsed: ParsedSentence, mention: Mention, *, several: bool) -> ClaimCheck | None:
     """A number no topic claims, written as the result of the candidate's own arithmetic that gives
     another value by 1.5× or more under every unit scaling: incorrect without knowing its topic."""
     if re.match(r"\s*(?:[/×*·+^⁰¹²³⁴⁵⁶⁷⁸⁹]|[-−x]\s*\d)", parsed.text[mention.end:]):
         return None  # "= 7/39", "= 2³⁰ B": the result is itself an expression, not the number just read
+    if mention.dim == "number" and re.match(r"\s*(?:x|×|times|-?fold)\b", parsed.text[mention.end:], re.IGNORECASE):
+        return None  # "8 GPUs × 80 GB is 2x more than ...": a factor of comparison, not the expression's result
     try:
         arithmetic = stated_arithmetic(parsed, mention) or stated_rate(parsed, mention)
     except (ArithmeticError, ValueError):

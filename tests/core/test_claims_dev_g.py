@@ -111,3 +111,26 @@ def test_a_figure_off_by_a_stated_count_in_an_unmarked_scope_is_asked_about_not_
 ])
 def test_a_marked_scope_or_a_used_input_keeps_the_wrong_verdict(text: str, claim: str, scenario: str) -> None:
     assert verdict_on(text, claim, scenario) == "incorrect"
+
+
+@pytest.mark.parametrize(("wrong", "right", "scenario"), [
+    # an amount, the time it takes, then the rate
+    ("The 3.5 GB each GPU sends takes about 140 s over the 25 GB/s NIC.",
+     "The 3.5 GB each GPU sends takes about 140 ms over the 25 GB/s NIC.", "parallelism-allreduce"),
+    # a factor between two figures of one kind that their own ratio contradicts, either way round
+    ("NVLink at 900 GB/s is only about 2x faster than each GPU's 50 GB/s InfiniBand link.",
+     "NVLink at 900 GB/s is about 18x faster than each GPU's 50 GB/s InfiniBand link.", "moe-routing"),
+    ("At 50 GB/s, IB is 2x slower than NVLink at 900 GB/s.",
+     "At 50 GB/s, IB is 18x slower than NVLink at 900 GB/s.", "moe-routing"),
+])
+def test_own_figures_at_a_rate_and_in_a_ratio(wrong: str, right: str, scenario: str) -> None:
+    assert any(c.verdict == "incorrect" for c in checks(wrong, scenario))
+    assert [c.explanation for c in checks(right, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize(("text", "scenario"), [
+    ("8 GPUs × 80 GB is 2x more than the 320 GB we need.", "train-10b-8gpu"),  # "2x" is a factor, and 80 GB a term
+    ("A ring all-reduce of the 2 GB of gradients takes about 160 ms over the 25 GB/s NIC.", "parallelism-allreduce"),  # a ring sends ~2× the buffer
+])
+def test_factors_and_collectives_are_not_read_as_plain_rates_or_results(text: str, scenario: str) -> None:
+    assert [c.explanation for c in checks(text, scenario) if c.verdict == "incorrect"] == []
