@@ -335,6 +335,9 @@ def _local_length(r: Resolver, claim: Mention) -> Mention | None:
 _PER_TOKEN_SUBJECT = re.compile(r"^\W*(?:the\s+)?(?:kv|key[- /]value)(?:[- ]cache)?\s*(?:size\s+)?(?:per\s+token|/\s?tok(?:en)?\b)", re.IGNORECASE)
 
 
+_KV_HALF = re.compile(r"\b(?:the\s+)?[kv]\s+half\b|\b(?:the\s+)?(?:keys|values|k|v)\s+(?:alone|only)\b|\b(?:just|only)\s+the\s+(?:keys|values|k|v)\b(?!\s*(?:and|\+|&|/))", re.IGNORECASE)
+
+
 def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     ev = Evaluation(topic, "bytes")
     notes = ev.notes
@@ -435,6 +438,7 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
     else:
         dtype, _ = _dtype(r, notes, "fp16", clause_only=True, fact="kv_dtype")
     per_layer = "per_layer" in claim.markers
+    half = _KV_HALF.search(r.parsed.clause_text(claim.clause)) is not None  # "just the K half of the cache"
     for preset in presets or [None]:
         for (seq, seq_label), (batch, batch_label) in ((s_, b_) for s_ in [(seq, None), *seqs] for b_ in batches):
             inputs = {"seq": seq, "batch": batch, "dtype": dtype}
@@ -454,6 +458,10 @@ def kv_cache(r: Resolver, claim: Mention, topic: Topic) -> Evaluation:
                 value = value / float(b["layers"])
                 summary += f" / {b['layers']} layers"
                 working.append(f"per layer: / {b['layers']} = {format_bytes(value)}")
+            if half:
+                value /= 2
+                summary = summary.replace("2 × ", "", 1) + " (the keys or the values alone)"
+                working.append(f"keys or values alone: / 2 = {format_bytes(value)}")
             ev.candidates.append(Candidate(
                 value, summary, _label_join(preset if len(presets) > 1 else None, seq_label, batch_label), "kv-cache", inputs, working,
             ))
@@ -466,8 +474,9 @@ def _per_gpu_claim(r: Resolver, claim: Mention) -> bool:
     if "per_gpu" in claim.markers:
         return True
     clause = r.parsed.clause_text(r.claim.clause)
-    if re.search(r"\bper[- ](?:gpu|device|rank)\b|\b(?:each|every)\s+(?:gpu|device|rank|card)\b|\beach\b", clause, re.IGNORECASE):
-        return True
+    if re.search(r"\bper[- ](?:gpu|device|rank)\b|\b(?:each|every)\s+(?:gpu|device|rank|card)\b"
+                 r"|\beach\b(?!\s+(?:adam\s+|fp32\s+|optimi[sz]er\s+)?(?:moments?|copy|copies|part|component|layer|token|expert|sequence|request|param(?:eter)?|weight)s?\b)", clause, re.IGNORECASE):
+        return True  # "each" alone is each GPU ("each holds 20 GB"); "each Adam moment" is a part
     clause_start, clause_end = r.parsed.clauses[r.claim.clause]
     return any(e.kind == "zero" and e.value not in (None, 0) and clause_start <= e.start < clause_end for e in r.parsed.entities)
 

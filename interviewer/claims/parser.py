@@ -652,7 +652,7 @@ def _attach_markers(parsed: ParsedSentence, mention: Mention, clause_start: int)
         mention.markers.add("per_token")  # not in "2 FLOPs per token × 500 tokens = 2 TFLOPs": a count came after it
     earlier_same_dim = bool(parsed.mentions) and any(m.dim == mention.dim for m in parsed.mentions[-20:])
     sentence_per_layer = parsed.first_per_layer is not None and parsed.first_per_layer < mention.start
-    if re.search(r"\bper\s+layer\b|\b(?:of|for|in)\s+(?:a\s+single|one|each|every|a)\s+(?:transformer\s+|decoder\s+)?layer\b(?![^;\d]{0,30}\b(?:of|and)\b)", before, re.I) or (not earlier_same_dim and sentence_per_layer):
+    if re.search(r"\bper\s+layer\b|\b(?:of|for|in)\s+(?:a\s+single|one|each|every|a)\s+(?:transformer\s+|decoder\s+)?layer\b(?![^;\d]{0,30}\band\b)", before, re.I) or (not earlier_same_dim and sentence_per_layer):
         mention.markers.add("per_layer")
     if _SENT_BEFORE.search(parsed.masked[max(clause_start, mention.start - 30):mention.start]):
         mention.markers.add("sent")

@@ -436,6 +436,9 @@ def alternatives(parsed: ParsedSentence, mention: Mention, topic_id: str) -> lis
         others = [name for name in _BYTES_PRIORITY if name != topic_id and _bytes_cue(name, text, strong=True)]
         if re.search(r"\b(?:grad(?:ient)?s?|weights)\s+(?:alone|only)\b|\bonly\s+the\s+(?:grad|weights)", clause, re.IGNORECASE) and topic_id == "weights":
             return []  # "the bf16 gradients alone are about 40 GB": one component, named as such
+        if topic_id == "model-states" and re.search(r"\b(?:moments?|momentum|variances?|optimi[sz]er\s+states?|adam(?:w)?\s+states?)\b", clause, re.IGNORECASE) \
+                and not _attached_topic(parsed, mention) == "weights":
+            others = [name for name in others if name != "weights"]  # "the fp32 master weights plus both Adam moments ... 280 GB": parts of the states, not a weight size
         if topic_id == "weights" and "model-states" not in others and re.search(r"\bcheckpoint|\bgrad(?:ient)?s?\b|\btrain", text, re.IGNORECASE):
             others.append("model-states")  # "includes gradients in the checkpoint (160 GB)": the training state, not the weights alone
         if topic_id in in_clause and len(in_clause) == 1 and not paired and not (topic_id == "weights" and "model-states" in others and not _attached_topic(parsed, mention)):

@@ -134,3 +134,24 @@ def test_own_figures_at_a_rate_and_in_a_ratio(wrong: str, right: str, scenario: 
 ])
 def test_factors_and_collectives_are_not_read_as_plain_rates_or_results(text: str, scenario: str) -> None:
     assert [c.explanation for c in checks(text, scenario) if c.verdict == "incorrect"] == []
+
+
+@pytest.mark.parametrize(("wrong", "right", "scenario"), [
+    # "each Adam moment" is one part of the states, not each GPU's share
+    ("Each Adam moment in fp32 is only 20 GB for the 10B model, so the two together are small next to the weights.",
+     "Each Adam moment in fp32 is about 40 GB for the 10B model.", "train-10b-8gpu"),
+    # one layer's cache, with "of a full context" after it
+    ("The KV cache for a single layer of a full 2048-token context is about 0.5 GB.",
+     "The KV cache for a single layer of a full 2048-token context is about 21 MB.", "serve-2b-p99"),
+    # the fp32 master copy plus both moments are parts of the states, not an fp32 weight size
+    ("The fp32 master weights plus both Adam moments for 70B come to about 280 GB.",
+     "The fp32 master weights plus both Adam moments for 70B come to about 840 GB.", "parallelism-allreduce"),
+])
+def test_named_parts_of_the_states_and_the_cache(wrong: str, right: str, scenario: str) -> None:
+    assert any(c.verdict == "incorrect" for c in checks(wrong, scenario))
+    assert [c.explanation for c in checks(right, scenario) if c.verdict == "incorrect"] == []
+
+
+def test_the_keys_alone_are_half_the_cache() -> None:
+    (check,) = [c for c in checks("Just the K half of the cache for one 32k-token request is about 8.6 GB.", "kv-cache-long-context") if c.claimed]
+    assert check.verdict == "correct" and check.computed == pytest.approx(2**33)
