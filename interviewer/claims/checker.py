@@ -223,13 +223,12 @@ def _on_wrong_input(check: ClaimCheck, parsed: ParsedSentence, wrong_inputs: dic
         span = (parsed.offset + at, parsed.offset + at + len(source.said)) if at >= 0 else None
         wrong = next((w for s, w in wrong_inputs.items() if span and s[0] < span[1] and span[0] < s[1]), None)
         if wrong is not None:
-            said = check.explanation.split(";")[0]
-            worked = re.search(r"\bI get ([^,;]+?)(?:,|;|\.\s|$)", check.explanation)
-            fixed = wrong.explanation.split(", but it is ", 1)[-1].split(":")[0]
+            said = parsed.text[check.span[0] - parsed.offset:check.span[1] - parsed.offset].strip() if check.span else format_value(check.claimed or 0.0, check.unit)
+            worked = f" it would be {format_value(check.computed, check.unit)}" if check.computed is not None else " it does not follow"
+            fixed = format_value(wrong.computed, wrong.unit) if wrong.computed is not None else "another figure"
             return check.model_copy(update={
                 "verdict": "unverifiable",
-                "explanation": f"{said}. Worked from your {source.said}" + (f" it would be {worked.group(1)}" if worked else " it does not follow")
-                + f", but {source.said} is itself off (it is {fixed}), so I don't judge this number by it.",
+                "explanation": f"You said {said}. Worked from your {source.said}{worked}, but {source.said} is itself off (it is {fixed}), so I don't judge this number by it.",
                 "working": [f"{NOT_JUDGED}it rests on the stated {source.said}, which is wrong", *check.working],
             })
     return check

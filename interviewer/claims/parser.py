@@ -313,18 +313,21 @@ _QUALIFIERS_AFTER: list[tuple[str, float, re.Pattern]] = [
 ]
 _PLUS_MINUS = re.compile(r"^\s*(?:±|\+/-|\+-)\s*(?P<p>\d{1,2}(?:\.\d+)?)\s*%")
 
+_GPU_NAMES = r"a100|h100|h200|a10g?|l4|t4|v100"
+"""Accelerators named bare after "each" or "per" ("each A100 holds", "per H100"), when the entity finder
+has not masked them (a name it knows is masked as "§§§§")."""
 _OF_CACHE = r"(?:of\s+(?:(?:the\s+)?(?:kv|k/v)\s+)?(?:cache|kv|memory|state|hbm)\s+)?"
 """"320 KB of cache per token": what the figure is of, between it and its scope."""
 
 _MARKERS_AFTER: list[tuple[str, re.Pattern]] = [
-    ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|per\s+(?:§+|a100|h100|h200|a10g?|l4|t4|v100)(?!\w)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
+    ("per_gpu", re.compile(r"^\s*(?:each|apiece|per[- ](?:gpu|device|rank|card|worker|accelerator|chip)|per\s+(?:§+|" + _GPU_NAMES + r")(?!\w)|/\s?(?:gpu|device|rank)|a\s+(?:gpu|device)|on\s+(?:each|every)\s+(?:gpu|device|rank|card)|for\s+each\s+(?:gpu|device|rank)|of\s+(?:gpu\s+)?memory\s+(?:per|on\s+each)\s+(?:gpu|device))", re.I)),
     ("total", re.compile(r"^\s*(?:in\s+total|total|overall|altogether|combined|in\s+aggregate|aggregate|across\s+(?:all|the\s+cluster)|(?:of\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:is\s+|are\s+|gets\s+|get\s+)?(?:spread|split|divided|sharded|partitioned|distributed)\s+(?:evenly\s+)?(?:over|across|among|between))\b", re.I)),
     ("per_token", re.compile(r"^\s*" + _OF_CACHE + r"(?:per|/|a|for\s+each|each|for\s+every)\s*(?:(?:new|generated|output|decoded|additional|cached)\s+)?(?:token|tok)\b", re.I)),
     ("per_sequence", re.compile(r"^\s*" + _OF_CACHE + r"(?:per|/|a|for\s+each|each|for\s+every|for\s+one|for\s+a\s+single|for\s+a)\s*(?:single\s+)?(?:sequence|request|user|sample|seq|prompt|conversation)\b", re.I)),
     ("per_layer", re.compile(r"^\s*(?:per|/|a|for\s+each|each)\s*layer\b", re.I)),
     ("sent", re.compile(r"^\s*(?:(?:is|are|gets?)\s+)?(?:sent|transferred|moved|communicated|exchanged|on\s+the\s+wire)\b", re.I)),
 ]
-_ONE_GPU = r"(?:gpu|device|rank|card|worker|a100|h100|h200|a10g?|l4|t4|v100|§+(?=\s+(?:holds?|keeps?|stores?|has|gets?|needs?|carries|ends\s+up|then|would|will|only)\b))"
+_ONE_GPU = r"(?:gpu|device|rank|card|worker|" + _GPU_NAMES + r"|§+(?=\s+(?:holds?|keeps?|stores?|has|gets?|needs?|carries|ends\s+up|then|would|will|only)\b))"
 """What one accelerator is called after "each" or "per": "each A100 holds ...", "per GPU" (a named GPU is
 masked as "§§§§", and a masked dtype or model is told apart by the verb after it)."""
 _PER_GPU_BEFORE = re.compile(r"(?:\b(?:each|every|per)\s+" + _ONE_GPU + r"(?!\w)|\bper[- ]gpu\b|\beach\s+of\s+(?:the\s+|our\s+|its\s+)?\d+\s+(?:gpus|cards|ranks|devices|workers|a100s|h100s))[^;\d]{0,60}$", re.I)
