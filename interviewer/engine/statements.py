@@ -131,7 +131,8 @@ _DISMISSIVE = re.compile(
     r"|never\s+seen\s+(?:[\w-]+\s+){1,3}(?:matter|help|make\s+a\s+difference)|(?:mostly|just|pure|all)\s+marketing|a\s+(?:\w+\s+){0,2}(?:ritual|ceremony)|box-?ticking"
     r"|for\s+no\s+(?:real\s+)?(?:benefit|gain)|(?:just|only|merely|basically)\s+an?\s+fancier\b|more\s+trouble\s+than\s+(?:it'?s|they'?re|it\s+is|they\s+are)\s+worth"
     r"|(?:don'?t|do\s+not)\s+(?:really\s+)?(?:trust|buy)\b|(?:just\s+)?an?\s+(?:minor|tiny|marginal)\s+(?:optimi[sz]ation|tweak|detail|improvement)|a\s+nice[- ]to[- ]have"
-    r"|(?:people|everyone|folks)\s+make\s+a\s+(?:big\s+)?(?:deal|fuss)\s+(?:of|about))\b",
+    r"|(?:people|everyone|folks)\s+make\s+a\s+(?:big\s+)?(?:deal|fuss)\s+(?:of|about)|(?:is|are)\s+(?:totally\s+|way\s+|a\s+bit\s+|kind\s+of\s+)?overblown"
+    r"|(?:more\s+of\s+)?a\s+(?:purely\s+)?theoretical\s+(?:worry|concern|problem|issue|risk)|(?:has|have)\s+nothing\s+to\s+do\s+with)\b",
     re.IGNORECASE,
 )
 """Words that dismiss what their clause names ("pre-LN is a fad", "√d_k has no real purpose",

@@ -174,6 +174,10 @@ def test_rather_than_averaging_percentiles_is_the_rubrics_own_negation():
     ("mixed-precision-failures", "bf16 actually has less dynamic range than fp16, so fp16 is the safer choice.", "bf16-less-range", "bf16-range-precision"),
     ("mixed-precision-failures", "And with bf16 you'd want loss scaling even more, because its mantissa is so short.", "bf16-needs-loss-scaling", "bf16-no-scaling"),
     ("monitoring-drift", "Covariate drift always implies concept drift, so watching the features covers both.", "covariate-implies-concept", "data-vs-concept-drift"),
+    ("quantization-tradeoffs", "Bandwidth has nothing to do with it; quantization is faster because integer math is faster than floating point.", "integer-math-speedup", "memory-bound-speedup"),
+    ("serve-2b-p99", "Speculative decoding changes the output distribution, so it isn't safe in production.", "speculative-changes-output", "speculative-decoding"),
+    ("train-10b-8gpu", "I'd train in fp16, since bf16 actually has less dynamic range than fp16.", "bf16-less-range", "bf16-mixed-precision"),
+    ("moe-routing", "In practice you pay for all 46.7B parameters in FLOPs too, so it costs the same as a dense 47B.", "flops-total-params", "flops-active-params"),
 ])
 def test_classic_wrong_mechanisms_stated_as_facts_are_misconceptions(scenario_id, wrong, anti_pattern, criterion):
     """Wrong assertions that are not dismissals (from the judge's dev sets): the model answer plus the
@@ -183,3 +187,10 @@ def test_classic_wrong_mechanisms_stated_as_facts_are_misconceptions(scenario_id
     assert anti_pattern in [m["id"] for m in card.misconceptions]
     assert {c.id: c.status.value for c in card.criteria}[criterion] != "met"
     assert grade_answers(scenario, [scenario.model_answer]).misconceptions == []
+
+
+def test_not_paying_for_all_the_parameters_is_no_misconception():
+    scenario = get_scenario("moe-routing").scenario
+    card = grade_answers(scenario, [scenario.model_answer, "The point is you get a lot more parameters without paying for all of them in compute."])
+    assert "flops-total-params" not in [m["id"] for m in card.misconceptions]
+

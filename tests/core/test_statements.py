@@ -55,6 +55,8 @@ def _negated(sentence: str, term: str) -> bool:
         ("The KV cache is a minor optimization.", "KV cache"),
         ("I've never seen z-loss matter.", "z-loss"),
         ("People make a big deal of dividing by √d_k.", "√d_k"),
+        ("Rich-get-richer routing collapse is more of a theoretical worry.", "routing collapse"),
+        ("The whole 'keep EP inside NVLink' thing is overblown.", "EP inside NVLink"),
     ],
 )
 def test_rejections_dismissals_and_equations_are_negated(sentence, term):
