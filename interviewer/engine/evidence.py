@@ -23,6 +23,7 @@ A sentence said twice counts once.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -308,6 +309,19 @@ def quote_asserts(criterion: Criterion, quoted: str, answers: list[str]) -> bool
     return not dismisses(holder)
 
 
+def _explains_the_term_before(sentence: str, following: str) -> bool:
+    """"fp32 master weights + m, v. An update under half an ulp vanishes: ...": terse notes name a
+    technique, then the next sentence explains it. The name is then no bare list item."""
+    if not following or len(_WORDS.findall(sentence)) > 10:
+        return False
+    statement = analyse(following)
+    return statement.act is Act.assertion and statement.form is Form.explained and not dismisses(following) and not has_negation(following) \
+        and len(_WORDS.findall(following)) >= 6
+
+
+_WORDS = re.compile(r"[A-Za-z0-9][\w'-]*")
+
+
 def _answer_is_a_list(sentences: list[str]) -> bool:
     """Most of the answer is bare terms and figures: then its bare figures are list items too."""
     if len(sentences) < 2:
@@ -379,8 +393,10 @@ class EvidenceFinder:
                 fresh.append(sentence)
         hits: dict[str, CriterionHit] = {}
         listed = _answer_is_a_list(fresh)
-        for sentence in fresh:
-            self._read_sentence(sentence, hits, as_mention=listed and is_bare_fact(sentence))
+        for index, sentence in enumerate(fresh):
+            following = fresh[index + 1] if index + 1 < len(fresh) else ""
+            self._read_sentence(sentence, hits, as_mention=listed and is_bare_fact(sentence),
+                                explained_next=not listed and _explains_the_term_before(sentence, following))
         wrong_steps: list[str] = []
         anti: list[str] = []
         misconceptions: list[Misconception] = []
@@ -404,10 +420,12 @@ class EvidenceFinder:
             self.add_semantic(analysis)
         return analysis
 
-    def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit], *, as_mention: bool = False) -> None:
+    def _read_sentence(self, sentence: str, hits: dict[str, CriterionHit], *, as_mention: bool = False, explained_next: bool = False) -> None:
         statement = analyse(sentence)
         if as_mention:
             statement = replace(statement, form=Form.mention)
+        elif explained_next and statement.form is Form.mention:
+            statement = replace(statement, form=Form.explained)
         clean_assertion = statement.act in (Act.assertion, Act.hedge) and statement.form is Form.explained and not has_negation(sentence)
         stems = content_stems(sentence) if clean_assertion else frozenset()
         # Every criterion's cue matches, once: the negation check below reads them all.

@@ -194,3 +194,11 @@ def test_not_paying_for_all_the_parameters_is_no_misconception():
     card = grade_answers(scenario, [scenario.model_answer, "The point is you get a lot more parameters without paying for all of them in compute."])
     assert "flops-total-params" not in [m["id"] for m in card.misconceptions]
 
+
+
+def test_terse_notes_that_name_a_technique_and_then_explain_it_are_not_a_bare_list():
+    # from the judge's dev4 strong-terse set: the name, then the mechanism in the next sentence
+    terse = "fp32 master weights + m, v. An update under half an ulp vanishes: bf16 at 0.05 has ulp 2^-12 ≈ 2.4e-4, so a 1e-4 step rounds off."
+    assert status("mixed-precision-failures", [terse], "fp32-master-weights").status.value != "missed"
+    listed = "fp32 master weights, m and v. Loss scaling. bf16 autocast. Gradient clipping."
+    assert status("mixed-precision-failures", [listed], "fp32-master-weights").status.value != "met"
