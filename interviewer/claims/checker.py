@@ -189,7 +189,7 @@ def _off_by_a_stated_factor(check: ClaimCheck, parsed: ParsedSentence, mention: 
                     shown = format_value(value, check.unit)
                     return check.model_copy(update={
                         "verdict": "unverifiable", "computed": None,
-                        "explanation": f"{check.explanation.split(';')[0]}; I get {shown} for the {check.quantity}, and yours is that {how} by {factor:,.0f} "
+                        "explanation": f"You said {_said(mention)}; I get {shown} for the {check.quantity}, and yours is that {how} by {factor:,.0f} "
                                        f"({source}). Did you mean it {'per one of those' if how == 'divided' else 'over all'} {factor:,.0f}? I won't call it wrong until I know which you meant.",
                         "working": [f"{NOT_JUDGED}{shown} {how} by {factor:,.0f} ({source}) gives your figure", *check.working],
                     })
